@@ -1,0 +1,51 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "slomo",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "slomo", targets: ["SlomoCLI"]),
+        .library(name: "SlomoCore", targets: ["SlomoCore"]),
+        .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
+        .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams.git", from: "6.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.0"),
+    ],
+    targets: [
+        // System libraries: module maps that link every library by name (Debian's .pc files
+        // have empty `Requires:`), plus shim headers for what does not import into Swift.
+        .systemLibrary(name: "CFFmpeg", path: "Sources/CFFmpeg"),
+        .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand"),
+        .systemLibrary(name: "CSoundTouch", path: "Sources/CSoundTouch"),
+        .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
+
+        // Pure Swift time model: no C, tested in milliseconds.
+        .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        // The only module that touches libav* pointers.
+        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg"]),
+        // Time-pitch processors and the renderer of a time map's audio.
+        .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate"]),
+        // The command-line tool: parsing and printing only.
+        .executableTarget(
+            name: "SlomoCLI",
+            dependencies: [
+                "SlomoCore", "SlomoMedia", "SlomoAudio",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
+        .target(name: "SlomoTestSupport", dependencies: ["SlomoCore"], path: "Tests/SlomoTestSupport"),
+        .testTarget(
+            name: "SlomoCoreTests",
+            dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
+    ]
+)

@@ -1,0 +1,71 @@
+import CFFmpeg
+
+/// A channel layout by FFmpeg's name (`mono`, `stereo`, `5.1(side)`) and channel count.
+public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
+    /// FFmpeg's description, which `av_channel_layout_from_string` reads back.
+    public let name: String
+    public let channelCount: Int
+
+    /// FFmpeg's default layout for a channel count (1 mono, 2 stereo, 6 5.1, …).
+    public init(channelCount: Int) {
+        var layout = AVChannelLayout()
+        av_channel_layout_default(&layout, Int32(channelCount))
+        self.init(layout)
+        av_channel_layout_uninit(&layout)
+    }
+
+    /// A layout by name; nil when FFmpeg does not know it.
+    public init?(name: String) {
+        var layout = AVChannelLayout()
+        guard av_channel_layout_from_string(&layout, name) == 0 else { return nil }
+        self.init(layout)
+        av_channel_layout_uninit(&layout)
+    }
+
+    init(_ layout: AVChannelLayout) {
+        var copy = layout
+        var text = [CChar](repeating: 0, count: 128)
+        av_channel_layout_describe(&copy, &text, text.count)
+        name = String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        channelCount = Int(layout.nb_channels)
+    }
+
+    public static let mono = ChannelLayout(channelCount: 1)
+    public static let stereo = ChannelLayout(channelCount: 2)
+
+    /// Runs `body` with the layout as an `AVChannelLayout` (freed afterwards).
+    func withAVLayout<R>(_ body: (UnsafeMutablePointer<AVChannelLayout>) throws -> R) rethrows -> R {
+        var layout = AVChannelLayout()
+        if av_channel_layout_from_string(&layout, name) != 0 {
+            av_channel_layout_default(&layout, Int32(channelCount))
+        }
+        defer { av_channel_layout_uninit(&layout) }
+        return try body(&layout)
+    }
+
+    public var description: String { name }
+}
+
+/// Sample rate, channel layout and sample format of audio frames.
+public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
+    public var sampleRate: Int
+    public var layout: ChannelLayout
+    public var sampleFormat: SampleFormat
+
+    public init(sampleRate: Int, layout: ChannelLayout, sampleFormat: SampleFormat = .floatPlanar) {
+        self.sampleRate = sampleRate
+        self.layout = layout
+        self.sampleFormat = sampleFormat
+    }
+
+    public var channelCount: Int { layout.channelCount }
+
+    public var description: String { "\(sampleRate) Hz \(layout) \(sampleFormat)" }
+}
+
+extension Frame {
+    /// The audio format of an audio frame.
+    public var audioFormat: AudioFormat {
+        AudioFormat(sampleRate: sampleRate, layout: ChannelLayout(pointer.pointee.ch_layout), sampleFormat: sampleFormat)
+    }
+}

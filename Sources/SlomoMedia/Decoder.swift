@@ -1,0 +1,80 @@
+import CFFmpeg
+import SlomoCore
+
+/// Turns a stream's packets into frames. Frames come out with timestamps in the stream's
+/// time base. Send a packet, then receive until nil; at the end send end-of-stream and
+/// receive until nil again (`decode(_:)` does both). Not thread-safe.
+public final class Decoder {
+    let context: UnsafeMutablePointer<AVCodecContext>
+    /// The time base of the packets sent in and the frames that come out.
+    public let timeBase: Rational
+    /// The file the stream came from, for error messages.
+    public let path: String?
+
+    /// A decoder for stream `index` of an opened file. `threads` 0 lets FFmpeg choose.
+    public convenience init(demuxer: Demuxer, stream index: Int, threads: Int = 0) throws(FFmpegError) {
+        let stream = demuxer.streamPointer(index)
+        try self.init(parameters: stream.pointee.codecpar, timeBase: stream.pointee.time_base.rational,
+                      threads: threads, path: demuxer.path)
+    }
+
+    init(parameters: UnsafePointer<AVCodecParameters>, timeBase: Rational, threads: Int, path: String?) throws(FFmpegError) {
+        self.timeBase = timeBase
+        self.path = path
+        guard let codec = avcodec_find_decoder(parameters.pointee.codec_id) else {
+            throw FFmpegError(code: FFmpegError.decoderNotFound.code, operation: "find decoder", path: path)
+        }
+        guard let context = avcodec_alloc_context3(codec) else {
+            throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "allocate decoder", path: path)
+        }
+        self.context = context
+        try check(avcodec_parameters_to_context(context, parameters), "configure decoder", path: path)
+        context.pointee.pkt_timebase = timeBase.avRational
+        context.pointee.thread_count = Int32(threads)
+        try check(avcodec_open2(context, codec, nil), "open decoder", path: path)
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVCodecContext>? = context
+        avcodec_free_context(&doomed)
+    }
+
+    /// Sends one packet. The caller must receive all pending frames before the next send.
+    public func send(_ packet: Packet) throws(FFmpegError) {
+        try check(avcodec_send_packet(context, packet.pointer), "decode", path: path)
+    }
+
+    /// Tells the decoder no more packets come, so that it releases the frames it holds back.
+    public func sendEndOfStream() throws(FFmpegError) {
+        let status = avcodec_send_packet(context, nil)
+        if status == FFmpegError.endOfFile.code { return }
+        try check(status, "flush decoder", path: path)
+    }
+
+    /// The next decoded frame, or nil when the decoder needs more input or has finished.
+    public func receive() throws(FFmpegError) -> Frame? {
+        let frame = Frame(timeBase: timeBase)
+        let status = avcodec_receive_frame(context, frame.pointer)
+        if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
+        try check(status, "decode", path: path)
+        return frame
+    }
+
+    /// Sends a packet (or end-of-stream for nil) and returns every frame that is ready.
+    public func decode(_ packet: Packet?) throws(FFmpegError) -> [Frame] {
+        if let packet { try send(packet) } else { try sendEndOfStream() }
+        var frames: [Frame] = []
+        while let frame = try receive() { frames.append(frame) }
+        return frames
+    }
+
+    /// Drops everything buffered, e.g. after a seek.
+    public func reset() { avcodec_flush_buffers(context) }
+
+    /// The audio format the decoder produces (valid once it has been opened).
+    public var audioFormat: AudioFormat {
+        AudioFormat(sampleRate: Int(context.pointee.sample_rate),
+                    layout: ChannelLayout(context.pointee.ch_layout),
+                    sampleFormat: SampleFormat(context.pointee.sample_fmt))
+    }
+}

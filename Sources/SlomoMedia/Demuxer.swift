@@ -1,0 +1,92 @@
+import CFFmpeg
+import Glibc
+import SlomoCore
+
+/// Reads the packets of a media file in container order. Owns its `AVFormatContext`; not
+/// thread-safe (confine it to one task).
+public final class Demuxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    /// What is in the file, read when it was opened.
+    public let file: MediaFile
+    /// The path the file was opened with.
+    public var path: String { file.path }
+
+    /// Opens a file and reads its stream information. Fails with a one-line `MediaError` for a
+    /// missing path, a directory, an empty file, something FFmpeg cannot read, or no streams.
+    public init(path: String) throws(MediaError) {
+        try Demuxer.checkReadable(path)
+        FFmpegLog.install()
+        let mark = FFmpegLog.mark
+        var opened: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_open_input(&opened, path, nil, nil)
+        guard status >= 0, let opened else {
+            // On failure avformat_open_input has freed the context already.
+            throw MediaError(.unreadable, path: path,
+                             detail: Demuxer.explain("not a media file slomo can read", status, since: mark))
+        }
+        let found = avformat_find_stream_info(opened, nil)
+        guard found >= 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&doomed)
+            throw MediaError(.damaged, path: path, detail: Demuxer.explain("cannot read stream information", found, since: mark))
+        }
+        guard opened.pointee.nb_streams > 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&doomed)
+            throw MediaError(.noStreams, path: path, detail: "the file contains no audio or video streams")
+        }
+        context = opened
+        file = MediaFile(context: opened, path: path)
+    }
+
+    deinit {
+        var doomed: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&doomed)
+    }
+
+    /// The next packet in container order, or nil at the end of the file. Timestamps are in
+    /// the time base of the packet's stream.
+    public func read() throws(FFmpegError) -> Packet? {
+        let packet = Packet()
+        let status = av_read_frame(context, packet.pointer)
+        if status == FFmpegError.endOfFile.code { return nil }
+        try check(status, "read packet", path: path)
+        packet.timeBase = streamPointer(packet.streamIndex).pointee.time_base.rational
+        return packet
+    }
+
+    /// Seeks so that the next packets read start at the last keyframe at or before `time` in
+    /// the given stream.
+    public func seek(to time: MediaTime, stream index: Int) throws(FFmpegError) {
+        let timeBase = streamPointer(index).pointee.time_base.rational
+        let ticks = (try? time.ticks(in: timeBase, rounding: .down)) ?? 0
+        try check(av_seek_frame(context, Int32(index), ticks, AVSEEK_FLAG_BACKWARD), "seek", path: path)
+    }
+
+    func streamPointer(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < Int(context.pointee.nb_streams), "stream \(index) out of range")
+        return context.pointee.streams[index]!
+    }
+
+    /// Rejects what FFmpeg would only describe vaguely: no such path, a folder, an empty file.
+    private static func checkReadable(_ path: String) throws(MediaError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { throw MediaError(.notFound, path: path, detail: "no such file") }
+            throw MediaError(.unreadable, path: path, detail: String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IFMT == S_IFDIR { throw MediaError(.notAFile, path: path, detail: "is a directory, not a media file") }
+        if info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
+            throw MediaError(.empty, path: path, detail: "the file is empty")
+        }
+        guard access(path, R_OK) == 0 else {
+            throw MediaError(.unreadable, path: path, detail: "cannot be read (\(String(cString: strerror(errno))))")
+        }
+    }
+
+    /// `summary (FFmpeg's own complaint)`, with the complaint from the log when there was one.
+    static func explain(_ summary: String, _ status: Int32, since mark: Int) -> String {
+        let complaint = FFmpegLog.errors(since: mark).last ?? FFmpegError(code: status).message
+        return "\(summary) (\(complaint))"
+    }
+}

@@ -1,0 +1,79 @@
+import CFFmpeg
+import SlomoCore
+
+/// A decoded video picture or block of audio samples that owns its `AVFrame` and frees it
+/// exactly once. `pts` is in `timeBase` ticks; `nil` stands for `AV_NOPTS_VALUE`.
+public final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+    private let allocationScope: LiveObjects.Counters?
+
+    /// The time base `pts` is counted in.
+    public var timeBase: Rational
+
+    /// An empty frame, to be filled by a decoder, a filter graph or a converter.
+    public init(timeBase: Rational = Rational(1, 1)) {
+        guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
+        pointer = frame
+        self.timeBase = timeBase
+        allocationScope = LiveObjects.allocated(packet: false)
+    }
+
+    deinit {
+        var frame: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&frame)
+        LiveObjects.freed(packet: false, scope: allocationScope)
+    }
+
+    /// A new reference to the same picture or samples (no copy of the data).
+    public func clone() -> Frame {
+        let copy = Frame(timeBase: timeBase)
+        av_frame_ref(copy.pointer, pointer)
+        return copy
+    }
+
+    /// Presentation timestamp in `timeBase` ticks.
+    public var pts: Int64? {
+        get { Packet.optional(pointer.pointee.pts) }
+        set { pointer.pointee.pts = newValue ?? slomo_nopts_value() }
+    }
+
+    /// The decoder's best guess of the presentation timestamp, when `pts` is missing.
+    public var bestEffortPTS: Int64? { Packet.optional(pointer.pointee.best_effort_timestamp) }
+
+    /// The presentation time as an exact `MediaTime`.
+    public var presentationTime: MediaTime? {
+        (pts ?? bestEffortPTS).map { MediaTime(ticks: $0, timeBase: timeBase) }
+    }
+
+    // MARK: Video
+
+    /// Picture width in pixels (0 for audio).
+    public var width: Int { Int(pointer.pointee.width) }
+    /// Picture height in pixels (0 for audio).
+    public var height: Int { Int(pointer.pointee.height) }
+    /// The pixel format, for a video frame.
+    public var pixelFormat: PixelFormat { PixelFormat(AVPixelFormat(pointer.pointee.format)) }
+    /// True for a keyframe picture.
+    public var isKeyframe: Bool { pointer.pointee.key_frame != 0 }
+
+    /// Bytes per row of a plane, for video.
+    public func lineSize(plane: Int) -> Int {
+        Int(withUnsafeBytes(of: pointer.pointee.linesize) { $0.load(fromByteOffset: plane * 4, as: Int32.self) })
+    }
+
+    /// The start of a plane's data, for video or planar audio.
+    public func planeData(_ plane: Int) -> UnsafeMutablePointer<UInt8>? {
+        pointer.pointee.extended_data[plane]
+    }
+
+    // MARK: Audio
+
+    /// Samples per channel, for audio.
+    public var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+    /// Sample rate in Hz, for audio.
+    public var sampleRate: Int { Int(pointer.pointee.sample_rate) }
+    /// Channel count, for audio.
+    public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
+    /// The sample format, for audio.
+    public var sampleFormat: SampleFormat { SampleFormat(AVSampleFormat(pointer.pointee.format)) }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+/// Counts the packets and frames that slomo's wrappers have allocated and not yet freed, so
+/// that tests can prove every `AVPacket` and `AVFrame` is freed exactly once.
+///
+/// Counts are kept for the whole process and, inside `tracking(_:)`, for the work done in
+/// that scope only (so that parallel tests do not see each other's objects).
+public enum LiveObjects {
+    /// A pair of live counters.
+    public final class Counters: Sendable {
+        fileprivate let packetCount = Atomic<Int>(0)
+        fileprivate let frameCount = Atomic<Int>(0)
+
+        fileprivate func change(packet: Bool, by delta: Int) {
+            if packet { packetCount.add(delta, ordering: .relaxed) } else { frameCount.add(delta, ordering: .relaxed) }
+        }
+
+        /// Packets allocated and not yet freed.
+        public var packets: Int { packetCount.load(ordering: .relaxed) }
+        /// Frames allocated and not yet freed.
+        public var frames: Int { frameCount.load(ordering: .relaxed) }
+    }
+
+    /// The counters of the whole process.
+    public static let process = Counters()
+
+    @TaskLocal private static var scope: Counters?
+
+    /// Runs `body` and returns the counters of what it allocated: once `body` has returned,
+    /// anything still counted there is alive (or leaked).
+    public static func tracking(_ body: () throws -> Void) rethrows -> Counters {
+        let counters = Counters()
+        try $scope.withValue(counters) { try body() }
+        return counters
+    }
+
+    /// Counts one allocation; returns the scope counters to hand back to `freed`.
+    static func allocated(packet: Bool) -> Counters? {
+        let scoped = scope
+        for counters in [process, scoped].compactMap({ $0 }) {
+            counters.change(packet: packet, by: 1)
+        }
+        return scoped
+    }
+
+    /// Counts one release in the process and in the scope that allocated the object.
+    static func freed(packet: Bool, scope scoped: Counters?) {
+        for counters in [process, scoped].compactMap({ $0 }) {
+            counters.change(packet: packet, by: -1)
+        }
+    }
+}

@@ -1,0 +1,185 @@
+import CFFmpeg
+import Glibc
+import SlomoCore
+
+/// Writes packets into a container file, safely: everything goes into a temporary file beside
+/// the target, which is renamed onto the target only when `finish()` succeeds and removed on
+/// failure or when the muxer is dropped unfinished. An existing target is never replaced
+/// unless `overwrite` is set. Not thread-safe.
+public final class Muxer {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    /// The file the output will have when finished.
+    public let path: String
+    /// Where the output is written until it is finished.
+    public let temporaryPath: String
+    private var state = State.configuring
+
+    private enum State { case configuring, writing, finished, abandoned }
+
+    /// Prepares to write `path`; the container follows the file extension unless `format`
+    /// (an FFmpeg muxer name such as `mov`, `mp4`, `wav`) is given.
+    public init(path: String, format: String? = nil, overwrite: Bool = false) throws(MediaError) {
+        FFmpegLog.install()
+        self.path = path
+        temporaryPath = try OutputPath.temporaryPath(for: path, overwrite: overwrite)
+        let guessed = av_guess_format(format, path, nil)
+        guard let guessed else {
+            throw MediaError(.writeFailed, path: path,
+                             detail: "cannot tell the container from the name (use .mov, .mp4, .mkv, .wav, …)")
+        }
+        var allocated: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_alloc_output_context2(&allocated, guessed, nil, temporaryPath)
+        guard status >= 0, let allocated else {
+            throw MediaError(.writeFailed, path: path, detail: "cannot create the container (\(FFmpegError(code: status).message))")
+        }
+        context = allocated
+    }
+
+    deinit {
+        if state != .finished { abandon() }
+        avformat_free_context(context)
+    }
+
+    /// True when encoders for this container must put codec headers out of band.
+    public var needsGlobalHeader: Bool { context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 }
+
+    /// Container-level tags written with the header.
+    public func setMetadata(_ tags: [String: String]) {
+        for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }
+    }
+
+    /// Adds a stream that carries packets copied from an input stream: codec parameters, time
+    /// base, tags and stream side data (rotation, HDR metadata, Dolby Vision configuration)
+    /// are carried over. Returns the new stream's index.
+    @discardableResult
+    public func addStream(copying index: Int, of demuxer: Demuxer) throws(FFmpegError) -> Int {
+        let source = demuxer.streamPointer(index)
+        let stream = try newStream()
+        try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "copy stream parameters", path: path)
+        stream.pointee.codecpar.pointee.codec_tag = compatibleTag(of: source.pointee.codecpar.pointee)
+        stream.pointee.time_base = source.pointee.time_base
+        stream.pointee.sample_aspect_ratio = source.pointee.sample_aspect_ratio
+        stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+        stream.pointee.r_frame_rate = source.pointee.r_frame_rate
+        stream.pointee.disposition = source.pointee.disposition
+        av_dict_copy(&stream.pointee.metadata, source.pointee.metadata, 0)
+        for entry in StreamSideData(source).entries {
+            guard let copy = av_stream_new_side_data(stream, entry.type, entry.bytes.count) else {
+                throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "copy side data", path: path)
+            }
+            copy.update(from: entry.bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: entry.bytes.count)
+        }
+        return Int(stream.pointee.index)
+    }
+
+    /// Adds a stream for packets from an encoder. Returns the new stream's index.
+    @discardableResult
+    public func addStream(for encoder: Encoder) throws(FFmpegError) -> Int {
+        let stream = try newStream()
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.context), "describe stream", path: path)
+        stream.pointee.time_base = encoder.context.pointee.time_base
+        stream.pointee.avg_frame_rate = encoder.context.pointee.framerate
+        stream.pointee.sample_aspect_ratio = encoder.context.pointee.sample_aspect_ratio
+        return Int(stream.pointee.index)
+    }
+
+    /// Sets a stream's time base before the header is written (the muxer may still change it).
+    public func setTimeBase(_ timeBase: Rational, stream index: Int) {
+        streamPointer(index).pointee.time_base = timeBase.avRational
+    }
+
+    /// Opens the temporary file and writes the header. `options` are muxer options such as
+    /// `movflags` or `video_track_timescale`; an option the muxer does not know is an error.
+    public func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
+        precondition(state == .configuring, "writeHeader called twice")
+        if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
+            try check(avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE), "create output", path: path)
+        }
+        state = .writing
+        var dictionary = OptionDictionary(options)
+        defer { dictionary.free() }
+        try check(avformat_write_header(context, &dictionary.pointer), "write header", path: path)
+        if let unknown = dictionary.firstKey {
+            throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "the muxer has no option '\(unknown)'", path: path)
+        }
+    }
+
+    /// A stream's time base; after `writeHeader` this is what the muxer really chose.
+    public func timeBase(ofStream index: Int) -> Rational { streamPointer(index).pointee.time_base.rational }
+
+    /// Writes one packet, converting its timestamps from `packet.timeBase` to the stream's.
+    /// The muxer takes the packet's payload reference; the `Packet` object stays valid, empty.
+    public func write(_ packet: Packet, stream index: Int) throws(FFmpegError) {
+        precondition(state == .writing, "write before writeHeader or after finish")
+        packet.streamIndex = index
+        let target = timeBase(ofStream: index)
+        if packet.timeBase != target { packet.rescale(to: target) }
+        try check(av_interleaved_write_frame(context, packet.pointer), "write packet", path: path)
+        try checkIOError("write packet")
+    }
+
+    /// Writes the trailer, closes the file and moves it onto the target path.
+    public func finish() throws(FFmpegError) {
+        precondition(state == .writing, "finish before writeHeader")
+        do throws(FFmpegError) {
+            try check(av_write_trailer(context), "write trailer", path: path)
+            // After a failed write (e.g. ENOSPC) av_write_trailer can still return success.
+            try checkIOError("write trailer")
+            try closeFile()
+            guard rename(temporaryPath, path) == 0 else {
+                throw FFmpegError(code: slomo_averror(errno), operation: "rename the finished file into place", path: path)
+            }
+            state = .finished
+        } catch {
+            abandon()
+            throw error
+        }
+    }
+
+    /// Stops writing and removes the temporary file; the target is left as it was.
+    public func abandon() {
+        guard state != .finished, state != .abandoned else { return }
+        try? closeFile()
+        unlink(temporaryPath)
+        state = .abandoned
+    }
+
+    /// The input's codec tag (such as `hvc1`, which Apple players need) when this container
+    /// can carry it for the codec, otherwise 0 so the muxer picks its own.
+    private func compatibleTag(of parameters: AVCodecParameters) -> UInt32 {
+        guard let tags = context.pointee.oformat.pointee.codec_tag else { return parameters.codec_tag }
+        var known: UInt32 = 0
+        if av_codec_get_id(tags, parameters.codec_tag) == parameters.codec_id
+            || av_codec_get_tag2(tags, parameters.codec_id, &known) == 0 {
+            return parameters.codec_tag
+        }
+        return 0
+    }
+
+    private func newStream() throws(FFmpegError) -> UnsafeMutablePointer<AVStream> {
+        precondition(state == .configuring, "streams must be added before writeHeader")
+        guard let stream = avformat_new_stream(context, nil) else {
+            throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "add stream", path: path)
+        }
+        return stream
+    }
+
+    private func streamPointer(_ index: Int) -> UnsafeMutablePointer<AVStream> {
+        precondition(index >= 0 && index < Int(context.pointee.nb_streams), "stream \(index) out of range")
+        return context.pointee.streams[index]!
+    }
+
+    private func checkIOError(_ operation: String) throws(FFmpegError) {
+        if let io = context.pointee.pb, io.pointee.error < 0 {
+            throw FFmpegError(code: io.pointee.error, operation: operation, path: path)
+        }
+    }
+
+    private func closeFile() throws(FFmpegError) {
+        guard context.pointee.pb != nil, context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 else { return }
+        avio_flush(context.pointee.pb)
+        let error = context.pointee.pb.pointee.error
+        try check(avio_closep(&context.pointee.pb), "close output", path: path)
+        try check(error, "close output", path: path)
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+
+/// The rules every output file follows: its folder must exist, an existing file is replaced
+/// only with `overwrite`, and the bytes go to a temporary file beside it first.
+public enum OutputPath {
+    /// A temporary path in the target's folder with the target's extension (so container
+    /// guessing still works), after checking that the target may be written.
+    public static func temporaryPath(for path: String, overwrite: Bool) throws(MediaError) -> String {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw MediaError(.outputFolderMissing, path: path, detail: "the folder \(folder.path) does not exist")
+        }
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw MediaError(.notAFile, path: path, detail: "is a directory; give a file name") }
+            if !overwrite { throw MediaError(.outputExists, path: path, detail: "already exists (use --overwrite to replace it)") }
+        }
+        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+        let unique = UUID().uuidString.prefix(8)
+        return folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).slomo-partial-\(unique)\(suffix)").path
+    }
+
+    /// True when two paths name the same file (following links), so an input is never an output.
+    public static func sameFile(_ a: String, _ b: String) -> Bool {
+        let left = URL(fileURLWithPath: a).resolvingSymlinksInPath().standardizedFileURL.path
+        let right = URL(fileURLWithPath: b).resolvingSymlinksInPath().standardizedFileURL.path
+        if left == right { return true }
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+}

@@ -1,0 +1,37 @@
+import CFFmpeg
+
+/// Converts pictures between sizes and pixel formats (libswscale). Not thread-safe.
+public final class Scaler {
+    private let context: OpaquePointer
+    public let outputWidth: Int
+    public let outputHeight: Int
+    public let outputFormat: PixelFormat
+
+    public init(width: Int, height: Int, format: PixelFormat,
+                toWidth outputWidth: Int, height outputHeight: Int, format outputFormat: PixelFormat) throws(FFmpegError) {
+        guard let context = sws_getContext(Int32(width), Int32(height), format.raw,
+                                           Int32(outputWidth), Int32(outputHeight), outputFormat.raw,
+                                           SWS_BICUBIC, nil, nil, nil) else {
+            throw FFmpegError(code: FFmpegError.invalidArgument.code,
+                              operation: "scale \(width)x\(height) \(format) to \(outputWidth)x\(outputHeight) \(outputFormat)")
+        }
+        self.context = context
+        self.outputWidth = outputWidth
+        self.outputHeight = outputHeight
+        self.outputFormat = outputFormat
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// A new frame holding the converted picture, with the input's timestamp.
+    public func scale(_ frame: Frame) throws(FFmpegError) -> Frame {
+        let output = Frame(timeBase: frame.timeBase)
+        output.pointer.pointee.width = Int32(outputWidth)
+        output.pointer.pointee.height = Int32(outputHeight)
+        output.pointer.pointee.format = outputFormat.raw.rawValue
+        try check(av_frame_get_buffer(output.pointer, 0), "allocate video frame")
+        try check(av_frame_copy_props(output.pointer, frame.pointer), "copy frame properties")
+        try check(sws_scale_frame(context, output.pointer, frame.pointer), "scale")
+        return output
+    }
+}

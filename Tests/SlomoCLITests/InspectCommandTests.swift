@@ -1,0 +1,45 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo inspect` end to end: the built binary on generated files.
+@Suite struct InspectCommandTests {
+    @Test func printsATable() throws {
+        let result = try Slomo.run(["inspect", try Fixture.hfr240.path])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("240 nominal, 240 average  (high frame rate)"))
+        #expect(result.standardOutput.contains("1280x720, yuv420p, 8-bit"))
+        #expect(result.standardOutput.contains("48000 Hz, stereo (2 ch)"))
+    }
+
+    @Test func jsonWithFrames() throws {
+        let result = try Slomo.run(["inspect", "--json", "--frames", try Fixture.vfr.path])
+        #expect(result.status == 0)
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(root["schemaVersion"] as? Int == 1)
+        let streams = try #require(root["streams"] as? [[String: Any]])
+        let timing = try #require(streams.first?["frameTiming"] as? [String: Any])
+        #expect(timing["isVariableFrameRate"] as? Bool == true)
+        #expect(timing["frameCount"] as? Int == 90)
+    }
+
+    @Test(arguments: BadInput.allCases)
+    func badInputIsOneLineAndExitOne(_ input: BadInput) throws {
+        let path = try input.make(in: try FixtureCache.shared.scratchFolder("cli-bad"))
+        let result = try Slomo.run(["inspect", path])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(path) == true)
+    }
+
+    @Test func usageErrorsExitWithUsageStatus() throws {
+        let unknown = try Slomo.run(["inspect", "--no-such-flag", "x.mov"])
+        #expect(unknown.status == 64)
+        #expect(unknown.standardError.contains("Usage") || unknown.standardError.contains("Help"))
+        let missing = try Slomo.run(["inspect"])
+        #expect(missing.status == 64)
+        #expect(missing.standardError.contains("Missing expected argument"))
+    }
+}

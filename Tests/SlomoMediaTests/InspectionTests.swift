@@ -1,0 +1,115 @@
+import Foundation
+import SlomoCore
+import SlomoMedia
+import SlomoTestSupport
+import Testing
+
+/// `MediaFile` reads each fixture exactly as ffprobe (the independent judge) does.
+@Suite struct InspectionTests {
+    @Test func highFrameRateClip() throws {
+        let path = try Fixture.hfr240.path
+        let file = try MediaFile.inspect(path: path, measureFrames: true)
+        let probe = try FFprobe(path)
+        let video = try #require(file.videoStream)
+        let info = try #require(video.video)
+        let probed = try #require(probe.stream("video"))
+        #expect(info.nominalFrameRate == Rational(240))
+        #expect(info.averageFrameRate == Rational(240))
+        #expect(info.nominalFrameRate == (probed["r_frame_rate"] as? String).flatMap(Rational.init(decimal:)))
+        #expect(info.averageFrameRate == (probed["avg_frame_rate"] as? String).flatMap(Rational.init(decimal:)))
+        #expect(video.frameCount == 2400)
+        #expect(String(video.frameCount ?? 0) == probed["nb_frames"] as? String)
+        #expect(info.highFrameRate)
+        #expect(info.width == 1280 && info.height == 720)
+        #expect(info.pixelFormat == "yuv420p" && info.bitDepth == 8)
+        #expect(video.codec.name == "h264" && video.codec.profile == probed["profile"] as? String)
+        let timing = try #require(video.frameTiming)
+        #expect(timing.frameCount == 2400)
+        #expect(timing.minimumInterval == MediaTime(seconds: Rational(1, 240)))
+        #expect(timing.maximumInterval == MediaTime(seconds: Rational(1, 240)))
+        #expect(!timing.isVariableFrameRate)
+        let duration = try #require(file.duration)
+        #expect(abs(duration.doubleSeconds - 10) < 0.05)
+
+        let audio = try #require(file.audioStreams.first?.audio)
+        #expect(file.audioStreams.first?.codec.name == "aac")
+        #expect(audio.sampleRate == 48000 && audio.channels == 2 && audio.channelLayout == "stereo")
+    }
+
+    @Test func ntscRateIsExact() throws {
+        let path = try Fixture.ntsc.path
+        let info = try #require(try MediaFile(path: path).videoStream?.video)
+        let probed = try #require(try FFprobe(path).stream("video"))
+        #expect(info.nominalFrameRate == Rational(30000, 1001))
+        #expect(info.averageFrameRate == Rational(30000, 1001))
+        #expect(info.nominalFrameRate == (probed["r_frame_rate"] as? String).flatMap(Rational.init(decimal:)))
+        #expect(info.averageFrameRate == (probed["avg_frame_rate"] as? String).flatMap(Rational.init(decimal:)))
+        #expect(!info.highFrameRate)
+    }
+
+    @Test func variableFrameRateClip() throws {
+        let path = try Fixture.vfr.path
+        let file = try MediaFile.inspect(path: path, measureFrames: true)
+        let video = try #require(file.videoStream)
+        let timing = try #require(video.frameTiming)
+        let intervals = try FFprobe.packets(path).map(\.pts).sorted()
+        let probedIntervals = zip(intervals.dropFirst(), intervals).map { $0 - $1 }
+        #expect(timing.isVariableFrameRate)
+        #expect(timing.frameCount == intervals.count)
+        #expect(timing.minimumInterval == MediaTime(seconds: Rational(1, 60)))
+        #expect(timing.maximumInterval == MediaTime(seconds: Rational(1, 30)))
+        #expect(timing.minimumInterval == MediaTime(ticks: probedIntervals.min()!, timeBase: video.timeBase))
+        #expect(timing.maximumInterval == MediaTime(ticks: probedIntervals.max()!, timeBase: video.timeBase))
+    }
+
+    @Test func hybridLogGammaClip() throws {
+        let path = try Fixture.hlg.path
+        let video = try #require(try MediaFile(path: path).videoStream)
+        let info = try #require(video.video)
+        let probed = try #require(try FFprobe(path).stream("video"))
+        #expect(info.color.primaries == "bt2020" && info.color.primaries == probed["color_primaries"] as? String)
+        #expect(info.color.transfer == "arib-std-b67" && info.color.transfer == probed["color_transfer"] as? String)
+        #expect(info.color.matrix == probed["color_space"] as? String)
+        #expect(info.bitDepth == 10 && info.pixelFormat == probed["pix_fmt"] as? String)
+        #expect(info.hdr?.kind == .hlg)
+        #expect(video.codec.name == "hevc" && video.codec.tag == "hvc1" && video.codec.profile == "Main 10")
+    }
+
+    @Test func rotatedClip() throws {
+        let path = try Fixture.rotated.path
+        let info = try #require(try MediaFile(path: path).videoStream?.video)
+        let probed = try #require(try FFprobe(path).stream("video"))
+        let sideData = try #require((probed["side_data_list"] as? [[String: Any]])?.first)
+        let probedRotation = try #require(sideData["rotation"] as? Int)
+        #expect(info.rotation == 90)
+        #expect(info.rotation == (probedRotation % 360 + 360) % 360)
+    }
+
+    @Test func audioOnlyAndVideoOnly() throws {
+        let audioOnly = try MediaFile(path: try Fixture.audioOnly.path)
+        #expect(audioOnly.videoStream == nil)
+        #expect(audioOnly.audioStreams.first?.audio?.sampleRate == 48000)
+        let videoOnly = try MediaFile(path: try Fixture.videoOnly.path)
+        #expect(videoOnly.audioStreams.isEmpty)
+        #expect(videoOnly.videoStream?.video?.nominalFrameRate == Rational(60))
+        #expect(videoOnly.videoStream?.video?.highFrameRate == true)
+    }
+
+    @Test func captureFrameRateTag() throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-tag")
+        let tagged = folder.appendingPathComponent("phone.mp4").path
+        try runChecked("ffmpeg", ["-v", "error", "-i", try Fixture.videoOnly.path, "-c", "copy",
+                                  "-metadata", "com.android.capture.fps=240.000000", "-movflags", "use_metadata_tags", tagged])
+        let file = try MediaFile(path: tagged)
+        #expect(file.captureFrameRate == 240)
+        #expect(file.metadata["com.android.capture.fps"] == "240.000000")
+    }
+
+    @Test func jsonRoundTrips() throws {
+        let file = try MediaFile.inspect(path: try Fixture.vfr.path, measureFrames: true)
+        let text = try file.jsonText()
+        let decoded = try JSONDecoder().decode(MediaFile.self, from: Data(text.utf8))
+        #expect(decoded == file)
+        #expect(text.contains("\"schemaVersion\" : 1"))
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Synchronization
+
+/// Media files made by the `ffmpeg` command (an independent producer) from FFmpeg's lavfi
+/// sources, generated on first use and cached in the temporary folder under a name derived
+/// from the exact command, so later runs and parallel test processes reuse them.
+public enum Fixture: String, CaseIterable, Sendable {
+    /// 10 s, 1280x720, 240 fps H.264 with B-frames, AAC stereo 48 kHz.
+    case hfr240
+    /// 2 s, 320x240, 30000/1001 fps H.264, AAC.
+    case ntsc
+    /// 2 s variable frame rate: 1 s at 30 fps, then 1 s at 60 fps (video only).
+    case vfr
+    /// 1 s, 320x180, 10-bit HEVC, BT.2020 primaries, HLG transfer, tagged hvc1.
+    case hlg
+    /// The `videoOnly` clip copied into .mov with FFmpeg 5.1's `rotate=90` tag, which becomes a
+    /// display matrix that ffprobe reports as rotation 90.
+    case rotated
+    /// 2 s of 440 Hz stereo AAC in .m4a, no video.
+    case audioOnly
+    /// 2 s, 320x240, 60 fps H.264 in .mp4, no audio.
+    case videoOnly
+
+    /// File name extension of the fixture.
+    var fileExtension: String {
+        switch self {
+        case .hfr240, .rotated, .hlg: "mov"
+        case .audioOnly: "m4a"
+        case .ntsc, .vfr, .videoOnly: "mp4"
+        }
+    }
+
+    /// The ffmpeg arguments that make the fixture (the output path is appended).
+    var ffmpegArguments: [String] {
+        get throws {
+        let quiet = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+        let x264 = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+        let aac = ["-c:a", "aac", "-b:a", "128k"]
+        switch self {
+        case .hfr240:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=240:duration=10",
+                            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=10",
+                            "-ac", "2"] + x264 + ["-bf", "3", "-g", "240"] + aac + ["-shortest"]
+        case .ntsc:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001:duration=2",
+                            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2"]
+                + x264 + aac + ["-shortest"]
+        case .vfr:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60:duration=2",
+                            "-vf", "select='lt(n,60)*not(mod(n,2))+gte(n,60)',setpts='if(lt(N,30),N/30,1+(N-30)/60)/TB'",
+                            "-fps_mode", "vfr", "-video_track_timescale", "600"] + x264
+        case .hlg:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1",
+                            "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                            "-x265-params", "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc",
+                            "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc",
+                            "-tag:v", "hvc1"]
+        case .rotated:
+            // FFmpeg 5.1 turns the tag into a display matrix only when copying a stream.
+            return quiet + ["-i", try Fixture.videoOnly.path, "-c", "copy", "-metadata:s:v:0", "rotate=90"]
+        case .audioOnly:
+            return quiet + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-ac", "2"] + aac
+        case .videoOnly:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60:duration=2"] + x264
+        }
+        }
+    }
+
+    /// The fixture's path, generating it first if no earlier run has.
+    public var path: String {
+        get throws { try FixtureCache.shared.path(for: rawValue, extension: fileExtension, arguments: try ffmpegArguments) }
+    }
+}
+
+/// Generates files with ffmpeg once per distinct command, safely across threads and processes.
+public final class FixtureCache: Sendable {
+    public static let shared = FixtureCache()
+
+    /// Where cached fixtures live (`$TMPDIR/slomo-fixtures`).
+    public let directory: URL
+    private let lock = Mutex<Void>(())
+
+    init() {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-fixtures", isDirectory: true)
+        try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The path of a file made by `ffmpeg arguments… PATH`, made now if it does not exist.
+    public func path(for name: String, extension fileExtension: String, arguments: [String]) throws -> String {
+        let target = directory.appendingPathComponent("\(name)-\(Self.digest(arguments)).\(fileExtension)").path
+        try lock.withLock { _ in
+            guard !FileManager.default.fileExists(atPath: target) else { return }
+            let partial = target + ".partial-\(ProcessInfo.processInfo.processIdentifier).\(fileExtension)"
+            try runChecked("ffmpeg", arguments + [partial])
+            guard rename(partial, target) == 0 else {
+                throw CommandFailure(description: "cannot move \(partial) to \(target)")
+            }
+        }
+        return target
+    }
+
+    /// A fresh, empty folder for one test's outputs.
+    public func scratchFolder(_ label: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("slomo-test-\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// FNV-1a over the arguments: stable across runs and processes (unlike `Hasher`).
+    static func digest(_ arguments: [String]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in arguments.joined(separator: "\u{1}").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}
