@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SlomoCore", targets: ["SlomoCore"]),
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
+        .library(name: "SlomoExport", targets: ["SlomoExport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -29,11 +30,13 @@ let package = Package(
         .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg"]),
         // Time-pitch processors and the renderer of a time map's audio.
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate"]),
+        // Export sessions: passthrough retime and constant-frame-rate rendering.
+        .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoMedia", "SlomoAudio",
+                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +49,7 @@ let package = Package(
         ),
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
     ]
 )

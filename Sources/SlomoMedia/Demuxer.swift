@@ -55,6 +55,13 @@ public final class Demuxer {
         return packet
     }
 
+    /// Reads only the given streams from now on: the container skips the others' data.
+    public func select(streams indices: Set<Int>) {
+        for index in 0..<Int(context.pointee.nb_streams) {
+            streamPointer(index).pointee.discard = indices.contains(index) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        }
+    }
+
     /// Seeks so that the next packets read start at the last keyframe at or before `time` in
     /// the given stream.
     public func seek(to time: MediaTime, stream index: Int) throws(FFmpegError) {

@@ -6,13 +6,15 @@ extension MediaFile {
     init(context: UnsafeMutablePointer<AVFormatContext>, path: String) {
         let format = context.pointee.iformat.pointee
         let duration = context.pointee.duration
+        let start = Packet.optional(context.pointee.start_time)
+        let microseconds = Rational(1, Int64(AV_TIME_BASE))
         let streams = (0..<Int(context.pointee.nb_streams)).map { StreamInfo(stream: context.pointee.streams[$0]!) }
         self.init(
             path: path,
             container: Container(name: String(cString: format.name),
                                  longName: format.long_name.map { String(cString: $0) } ?? ""),
-            duration: duration > 0 && duration != slomo_nopts_value()
-                ? MediaTime(ticks: duration, timeBase: Rational(1, Int64(AV_TIME_BASE))) : nil,
+            duration: duration > 0 && duration != slomo_nopts_value() ? MediaTime(ticks: duration, timeBase: microseconds) : nil,
+            startTime: start.map { MediaTime(ticks: $0, timeBase: microseconds) },
             bitRate: context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil,
             metadata: Dictionary(tags: context.pointee.metadata),
             streams: streams)

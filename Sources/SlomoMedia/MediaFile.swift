@@ -12,6 +12,8 @@ public struct MediaFile: Codable, Hashable, Sendable {
     public var container: Container
     /// The container's duration, when it declares one.
     public var duration: MediaTime?
+    /// The container's start time (the earliest timestamp of any stream), when known.
+    public var startTime: MediaTime?
     /// Overall bit rate in bits per second, when known.
     public var bitRate: Int?
     /// Container-level tags (title, creation time, `com.android.capture.fps`, …).
@@ -26,11 +28,12 @@ public struct MediaFile: Codable, Hashable, Sendable {
         self = try Demuxer(path: path).file
     }
 
-    init(path: String, container: Container, duration: MediaTime?, bitRate: Int?,
+    init(path: String, container: Container, duration: MediaTime?, startTime: MediaTime?, bitRate: Int?,
          metadata: [String: String], streams: [StreamInfo]) {
         self.path = path
         self.container = container
         self.duration = duration
+        self.startTime = startTime
         self.bitRate = bitRate
         self.metadata = metadata
         self.captureFrameRate = MediaFile.captureFrameRateKeys.lazy

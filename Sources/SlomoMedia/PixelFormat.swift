@@ -43,6 +43,8 @@ public struct SampleFormat: Hashable, Sendable, CustomStringConvertible {
     public static let float = SampleFormat(AV_SAMPLE_FMT_FLT)
     /// 16-bit signed integer, channels interleaved.
     public static let int16 = SampleFormat(AV_SAMPLE_FMT_S16)
+    /// 16-bit signed integer, one plane per channel.
+    public static let int16Planar = SampleFormat(AV_SAMPLE_FMT_S16P)
     /// 32-bit signed integer, one plane per channel.
     public static let int32Planar = SampleFormat(AV_SAMPLE_FMT_S32P)
 

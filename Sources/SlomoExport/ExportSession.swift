@@ -1,0 +1,73 @@
+import Foundation
+import SlomoCore
+import SlomoMedia
+import Synchronization
+
+/// Exports a composition to a movie file: AVFoundation's `AVAssetExportSession` for slomo.
+///
+/// ```swift
+/// let clip = try MediaFile(path: "match.mov")
+/// let edit = try Composition(retiming: clip, sections: [try SectionSpec(parsing: "2-4x0.25")])
+/// let session = ExportSession(composition: edit, to: "match-slomo.mov")
+/// let result = try session.run { print($0.fraction) }
+/// ```
+///
+/// The output is written to a temporary file beside the target and renamed only on success;
+/// `cancel()` (from any thread) stops the export and removes the temporary file.
+public final class ExportSession: Sendable {
+    public let composition: Composition
+    public let outputPath: String
+    public let settings: ExportSettings
+    private let cancelled = Atomic<Bool>(false)
+
+    public init(composition: Composition, to outputPath: String, settings: ExportSettings = ExportSettings()) {
+        self.composition = composition
+        self.outputPath = outputPath
+        self.settings = settings
+    }
+
+    /// Asks a running export to stop; it throws `ExportError` of kind `.cancelled` and leaves
+    /// no file behind.
+    public func cancel() { cancelled.store(true, ordering: .relaxed) }
+
+    /// True once `cancel()` was called.
+    public var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Runs the export on the calling thread, reporting progress now and then.
+    @discardableResult
+    public func run(progress: (ExportProgress) -> Void = { _ in }) throws -> ExportResult {
+        for clip in composition.clips where OutputPath.sameFile(clip.source, outputPath) {
+            throw ExportError(.outputIsInput, "\(outputPath): is the input \(clip.source); choose another output path")
+        }
+        switch settings.mode {
+        case .passthrough:
+            return try PassthroughExport(session: self).run(progress: progress)
+        case .constantFrameRate:
+            throw ExportError(.invalidPlan, "constant-frame-rate export is not available yet; use passthrough")
+        }
+    }
+
+    /// Runs the export on its own thread; the stream yields progress and finishes when the
+    /// file is written (or throws why not). Ending the iteration early cancels the export.
+    public func progressUpdates() -> AsyncThrowingStream<ExportProgress, Error> {
+        AsyncThrowingStream { continuation in
+            let thread = Thread { [self] in
+                do {
+                    try run { continuation.yield($0) }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { [self] termination in
+                if case .cancelled = termination { cancel() }
+            }
+            thread.start()
+        }
+    }
+
+    /// Throws `.cancelled` when `cancel()` was called.
+    func checkCancelled() throws {
+        if isCancelled { throw ExportError(.cancelled, "\(outputPath): export cancelled; nothing was written") }
+    }
+}

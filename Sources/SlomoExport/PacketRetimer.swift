@@ -1,0 +1,57 @@
+import SlomoCore
+import SlomoMedia
+
+/// Rewrites the timestamps of copied packets through the time map: PTS, DTS and duration
+/// each go through the same strictly increasing function, computed from the map for every
+/// packet (never accumulated), into an output time base fine enough to be exact.
+struct PacketRetimer {
+    let map: TimeMap
+    /// Source time of the input stream's tick 0 is `-origin`: source time = ticks·tb − origin.
+    let origin: MediaTime
+    let outputTimeBase: Rational
+    /// Packets whose DTS had to be nudged to stay strictly increasing (0 when the base is
+    /// exact; ramps rounded to the microsecond could in theory need it).
+    private(set) var nudgedPackets = 0
+    private var lastDTS: Int64?
+
+    init(map: TimeMap, origin: MediaTime, outputTimeBase: Rational) {
+        self.map = map
+        self.origin = origin
+        self.outputTimeBase = outputTimeBase
+    }
+
+    /// The output time of an input timestamp.
+    func outputTime(ticks: Int64, timeBase: Rational) -> MediaTime {
+        map.outputTime(at: MediaTime(ticks: ticks, timeBase: timeBase) - origin)
+    }
+
+    /// The output ticks of an input timestamp.
+    func outputTicks(_ ticks: Int64, timeBase: Rational) throws -> Int64 {
+        try outputTime(ticks: ticks, timeBase: timeBase).ticks(in: outputTimeBase, rounding: .nearest)
+    }
+
+    /// Rewrites the packet's timestamps into `outputTimeBase`.
+    mutating func retime(_ packet: Packet) throws {
+        let input = packet.timeBase
+        let pts = try packet.pts.map { try outputTicks($0, timeBase: input) }
+        var dts = try packet.dts.map { try outputTicks($0, timeBase: input) }
+        if var decoding = dts {
+            if let lastDTS, decoding <= lastDTS {
+                decoding = lastDTS + 1
+                nudgedPackets += 1
+            }
+            if let pts, decoding > pts { decoding = pts }
+            dts = decoding
+            lastDTS = decoding
+        }
+        var duration: Int64 = 0
+        if packet.duration > 0, let start = packet.pts ?? packet.dts {
+            let end = try outputTicks(start + packet.duration, timeBase: input)
+            duration = end - (try outputTicks(start, timeBase: input))
+        }
+        packet.timeBase = outputTimeBase
+        packet.pts = pts
+        packet.dts = dts
+        packet.duration = duration
+    }
+}

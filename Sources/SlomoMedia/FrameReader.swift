@@ -1,0 +1,31 @@
+/// The decoded frames of one stream of a file, in order: a demuxer that reads only that
+/// stream and its decoder, flushed at the end. Not thread-safe.
+public final class FrameReader {
+    public let demuxer: Demuxer
+    public let decoder: Decoder
+    public let streamIndex: Int
+    private var flushed = false
+
+    /// Opens `path` and prepares to decode stream `index` (other streams' data is skipped).
+    public init(path: String, stream index: Int, threads: Int = 0) throws {
+        demuxer = try Demuxer(path: path)
+        demuxer.select(streams: [index])
+        decoder = try Decoder(demuxer: demuxer, stream: index, threads: threads)
+        streamIndex = index
+    }
+
+    /// The next frame, or nil when the stream is exhausted.
+    public func next() throws -> Frame? {
+        while true {
+            if let frame = try decoder.receive() { return frame }
+            if flushed { return nil }
+            if let packet = try demuxer.read() {
+                guard packet.streamIndex == streamIndex else { continue }
+                try decoder.send(packet)
+            } else {
+                try decoder.sendEndOfStream()
+                flushed = true
+            }
+        }
+    }
+}
