@@ -20,11 +20,15 @@ public enum Fixture: String, CaseIterable, Sendable {
     case audioOnly
     /// 2 s, 320x240, 60 fps H.264 in .mp4, no audio.
     case videoOnly
+    /// 10 s, 160x120, 240 fps H.264 with B-frames, black with one white frame at every
+    /// t = k + 0.5 s; AAC audio silent (−100 dBFS noise) but for a 10 ms 1 kHz beep starting
+    /// at the same instants.
+    case flashAndBeep
 
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
         }
@@ -62,6 +66,13 @@ public enum Fixture: String, CaseIterable, Sendable {
             return quiet + ["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=2", "-ac", "2"] + aac
         case .videoOnly:
             return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60:duration=2"] + x264
+        case .flashAndBeep:
+            let flash = "color=c=black:size=160x120:rate=240:duration=10,"
+                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='eq(mod(n,240),120)'"
+            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
+                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
+            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
+                + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
         }
         }
     }

@@ -1,0 +1,64 @@
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+import SlomoTestSupport
+import Testing
+
+/// Flashes and beeps land where the time map sends them: video exactly, audio within a
+/// millisecond outside sections and within each algorithm's transient bound inside them.
+@Suite struct PassthroughSyncTests {
+    /// Retimes the flash-and-beep clip and returns the output path and the map used.
+    static func retime(_ sections: [String], audio: AudioAlgorithm) throws -> (path: String, map: TimeMap) {
+        let input = try Fixture.flashAndBeep.path
+        let composition = try Composition(retiming: try MediaFile(path: input),
+                                          sections: try sections.map { try SectionSpec(parsing: $0) })
+        let output = try FixtureCache.shared.scratchFolder("sync").appendingPathComponent("out.mov").path
+        let result = try ExportSession(composition: composition, to: output,
+                                       settings: ExportSettings(audioAlgorithm: audio)).run()
+        #expect(result.nudgedPackets == 0)
+        return (output, try composition.clips[0].timeMap())
+    }
+
+    /// Checks every flash and beep of a retimed flash-and-beep clip.
+    static func checkSync(_ sections: [String], audio: AudioAlgorithm, insideBound: Double) throws {
+        let (output, map) = try retime(sections, audio: audio)
+        let expected = (0..<10).map { map.outputTime(at: MediaTime(seconds: Rational(2 * Int64($0) + 1, 2))).doubleSeconds }
+        let flashes = try SyncProbe.flashTimes(output)
+        let beeps = try SyncProbe.beepOnsets(output)
+        #expect(flashes.count == expected.count, "flashes at \(flashes), expected \(expected)")
+        for (flash, target) in zip(flashes, expected) {
+            #expect(abs(flash - target) < 2e-6, "flash at \(flash) s, map says \(target) s")
+        }
+        #expect(beeps.count == expected.count, "beeps at \(beeps), expected \(expected)")
+        var worstOutside = 0.0, worstInside = 0.0
+        for (index, target) in expected.enumerated() {
+            guard let beep = beeps.min(by: { abs($0 - target) < abs($1 - target) }) else { continue }
+            let source = MediaTime(seconds: Rational(2 * Int64(index) + 1, 2))
+            let segment = map.segments[map.segmentIndex(containingSource: source)]
+            let offset = abs(beep - target)
+            if segment.section == nil {
+                worstOutside = max(worstOutside, offset)
+                #expect(offset <= 0.001, "beep \(index) at \(beep) s, flash at \(target) s (outside sections)")
+            } else {
+                worstInside = max(worstInside, offset)
+                #expect(offset <= insideBound, "beep \(index) at \(beep) s, flash at \(target) s (\(audio), inside \(segment.shape))")
+            }
+        }
+        print("sync \(sections.joined(separator: " ")) \(audio): worst beep offset outside \(String(format: "%.3f", worstOutside * 1000)) ms, inside \(String(format: "%.3f", worstInside * 1000)) ms")
+    }
+
+    @Test(arguments: [(AudioAlgorithm.varispeed, 0.001), (.spectral, 0.005), (.timeDomain, 0.025)])
+    func quarterSpeedSection(_ audio: AudioAlgorithm, bound: Double) throws {
+        try Self.checkSync(["2-4x0.25"], audio: audio, insideBound: bound)
+    }
+
+    @Test func lowLatencyAtHalfSpeed() throws {
+        try Self.checkSync(["2-4x0.5"], audio: .lowLatency, insideBound: 0.030)
+    }
+
+    @Test(arguments: [["1-2x0.5", "5-7x0.25"], ["6-10x4"], ["2-4x0.25:ramp=0.5"]])
+    func otherSectionShapes(_ sections: [String]) throws {
+        try Self.checkSync(sections, audio: .spectral, insideBound: 0.005)
+    }
+}

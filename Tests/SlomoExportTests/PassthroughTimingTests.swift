@@ -1,0 +1,92 @@
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+import SlomoTestSupport
+import Testing
+
+/// Passthrough output of the real fixtures, judged by ffprobe and ffmpeg.
+@Suite struct PassthroughTimingTests {
+    static func retime(_ fixture: Fixture, _ sections: [String], extension ext: String = "mov") throws -> String {
+        let input = try fixture.path
+        let composition = try Composition(retiming: try MediaFile(path: input),
+                                          sections: try sections.map { try SectionSpec(parsing: $0) })
+        let output = try FixtureCache.shared.scratchFolder("timing").appendingPathComponent("out.\(ext)").path
+        try ExportSession(composition: composition, to: output).run()
+        return output
+    }
+
+    /// The hash column of `ffmpeg -f framemd5 -c copy`: one hash per packet, in order.
+    static func packetHashes(_ path: String) throws -> [String] {
+        let result = try runChecked("ffmpeg", ["-v", "error", "-i", path, "-map", "0:v:0", "-c", "copy", "-f", "framemd5", "-"])
+        return result.standardOutput.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .compactMap { $0.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } }
+    }
+
+    @Test func highFrameRateBFramesCopiedExactly() throws {
+        let input = try Fixture.hfr240.path
+        let output = try Self.retime(.hfr240, ["2-4x0.25"])
+        let inputHashes = try Self.packetHashes(input)
+        let outputHashes = try Self.packetHashes(output)
+        #expect(outputHashes.count == 2400)
+        #expect(outputHashes == inputHashes)
+
+        let video = try #require(try FFprobe(output).stream("video"))
+        let timeBase = try #require((video["time_base"] as? String).flatMap { Rational(decimal: $0) })
+        let packets = try FFprobe.packets(output)
+        #expect(packets.count == 2400)
+        let dts = packets.map(\.dts)
+        #expect(zip(dts.dropFirst(), dts).allSatisfy { $0 > $1 }, "DTS strictly increasing")
+        #expect(packets.allSatisfy { $0.dts <= $0.pts }, "DTS ≤ PTS")
+
+        let pts = packets.map(\.pts).sorted()
+        let intervals = zip(pts.dropFirst(), pts).map { MediaTime(ticks: $0 - $1, timeBase: timeBase) }
+        let starts = pts.map { MediaTime(ticks: $0, timeBase: timeBase) }
+        for (start, interval) in zip(starts, intervals) {
+            let inside = start >= MediaTime(seconds: Rational(2)) && start < MediaTime(seconds: Rational(10))
+            #expect(interval == MediaTime(seconds: Rational(1, inside ? 60 : 240)), "interval after \(start)")
+        }
+        let duration = try #require((video["duration"] as? String).flatMap(Double.init))
+        #expect(abs(duration - 16) <= 1.0 / 240)
+        #expect(try runChecked("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"]).standardError.isEmpty)
+    }
+
+    @Test func hybridLogGammaKeepsColourAndDepth() throws {
+        let output = try Self.retime(.hlg, ["0.2-0.6x0.5"])
+        let original = try #require(try MediaFile(path: try Fixture.hlg.path).videoStream)
+        let copy = try #require(try MediaFile(path: output).videoStream)
+        #expect(copy.video?.color == original.video?.color)
+        #expect(copy.video?.bitDepth == 10 && copy.video?.hdr?.kind == .hlg)
+        #expect(copy.codec.tag == "hvc1")
+    }
+
+    @Test func rotationSurvives() throws {
+        let output = try Self.retime(.rotated, ["0.5-1x0.5"])
+        #expect(try MediaFile(path: output).videoStream?.video?.rotation == 90)
+    }
+
+    @Test func ntscTimingStaysExact() throws {
+        let output = try Self.retime(.ntsc, ["1-2x0.5"], extension: "mp4")
+        let video = try #require(try MediaFile(path: output).videoStream)
+        let packets = try FFprobe.packets(output).map(\.pts).sorted()
+        let intervals = Set(zip(packets.dropFirst(), packets).map { MediaTime(ticks: $0 - $1, timeBase: video.timeBase) })
+        #expect(intervals == [MediaTime(seconds: Rational(1001, 30000)), MediaTime(seconds: Rational(2002, 30000))])
+    }
+
+    @Test func videoOnlyWorks() throws {
+        let output = try Self.retime(.videoOnly, ["0.5-1.5x0.5"], extension: "mp4")
+        let file = try MediaFile(path: output)
+        #expect(file.audioStreams.isEmpty)
+        #expect(file.videoStream?.frameCount == 120)
+        #expect(abs((file.videoStream?.duration?.doubleSeconds ?? 0) - 3) < 0.001)
+    }
+
+    @Test func audioOnlyInputIsAClearError() throws {
+        let input = try Fixture.audioOnly.path
+        let composition = try Composition(retiming: try MediaFile(path: input), sections: [try SectionSpec(parsing: "0.5-1x0.5")])
+        let output = try FixtureCache.shared.scratchFolder("audio-only").appendingPathComponent("out.mov").path
+        let error = try #require(throws: ExportError.self) { try ExportSession(composition: composition, to: output).run() }
+        #expect(error.kind == .noVideo)
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+}
