@@ -1,0 +1,80 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo plan` end to end: the built binary on a generated 10 s, 240 fps clip.
+@Suite struct PlanCommandTests {
+    @Test func quarterSpeedSectionTable() throws {
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.last == "total output duration: 16.000 s")
+        let middle = try #require(lines.first { $0.hasPrefix("2 ") })
+        #expect(middle.contains("2.000-4.000") && middle.contains("2.000-10.000"))
+        #expect(middle.contains("0.25") && middle.contains("60.000") && middle.contains("480"))
+    }
+
+    @Test func cfrCountsOutputFrames() throws {
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25", "--cfr", "30"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("total output duration: 16.000 s, 480 frames at 30 fps"))
+    }
+
+    @Test func jsonCarriesTheSameNumbers() throws {
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25", "--cfr", "30", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(root["schemaVersion"] as? Int == 1)
+        #expect(root["outputDuration"] as? Double == 16)
+        #expect(root["outputFrames"] as? Int == 480)
+        let segments = try #require(root["segments"] as? [[String: Any]])
+        #expect(segments.count == 3)
+        #expect(segments[1]["effectiveFrameRate"] as? Double == 60)
+        #expect(segments[1]["sourceFrames"] as? Int == 480)
+        #expect(segments[1]["outputFrames"] as? Int == 240)
+        #expect(segments[1]["audio"] as? String == "spectral")
+    }
+
+    @Test func editScript() throws {
+        let folder = try FixtureCache.shared.scratchFolder("cli-plan")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        let source = try Fixture.hfr240.path
+        let text = "slomo: 1\nclips:\n  - source: \(source)\n    sections:\n      - 2-4x0.25\n"
+            + "output:\n  mode: cfr\n  fps: 30\n  audio:\n    algorithm: varispeed\n"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: script))
+        let result = try Slomo.run(["plan", script, "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(root["outputFrames"] as? Int == 480)
+        #expect((root["segments"] as? [[String: Any]])?.first?["audio"] as? String == "varispeed")
+    }
+
+    @Test(arguments: [
+        (["2-4x0"], "section '2-4x0': rate 0 must be greater than 0"),
+        (["4-2x0.5"], "section '4-2x0.5': start 4 s must be before end 2 s"),
+        (["2-4x64"], "section '2-4x64': rate 64 is outside the allowed 1/32 … 32"),
+        (["2-4x0.5", "3-5x2"], "section '3-5x2': overlaps section '2-4x0.5'"),
+        (["8-12x2"], "section '8-12x2': ends at 12 s, past the clip's end at 10 s (the clip lasts 10 s)"),
+        (["2-4xfast"], "section '2-4xfast': rate 'fast': expected a rate such as 0.25 or 1/4"),
+        (["2-4x0.5:ramp=1.5"], "section '2-4x0.5:ramp=1.5': ramps of 1.5 s + 1.5 s are longer than the section's 2 s"),
+    ])
+    func badSectionsExitOneNamingTheSection(sections: [String], message: String) throws {
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path] + sections.flatMap { ["--section", $0] })
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+
+    @Test func badScriptsExitOneNamingTheDocumentPath() throws {
+        let folder = try FixtureCache.shared.scratchFolder("cli-plan-bad")
+        let script = folder.appendingPathComponent("bad.yaml").path
+        try Data("slomo: 1\nclips:\n  - source: nowhere.mov\n".utf8).write(to: URL(fileURLWithPath: script))
+        let missing = try Slomo.run(["plan", script])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("clips[0].source: source file"))
+        let version = folder.appendingPathComponent("v2.json").path
+        try Data("{\"slomo\": 2, \"clips\": []}".utf8).write(to: URL(fileURLWithPath: version))
+        let wrong = try Slomo.run(["plan", version])
+        #expect(wrong.status == 1)
+        #expect(wrong.standardError.contains("slomo: version 2 is not supported"))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo retime` end to end: outputs, defaults, and every bad input of the passthrough issue.
+@Suite struct RetimeCommandTests {
+    /// Runs retime with `arguments` and returns the result and the folder the output goes to.
+    static func retime(_ arguments: [String], input: String? = nil) throws -> (CommandResult, URL) {
+        let folder = try FixtureCache.shared.scratchFolder("retime")
+        let source = try input ?? Fixture.flashAndBeep.path
+        let result = try Slomo.run(["retime", source] + arguments.map { $0.replacingOccurrences(of: "$OUT", with: folder.path) })
+        return (result, folder)
+    }
+
+    /// The files in a folder, hidden ones included (temporary files start with a dot).
+    static func contents(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test func writesTheOutputAndSaysWhat() throws {
+        let (result, folder) = try Self.retime(["--section", "2-4x0.25", "-o", "$OUT/slow.mov", "--audio", "varispeed"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("16.000 s"))
+        #expect(try Self.contents(folder) == ["slow.mov"])
+    }
+
+    @Test func defaultOutputIsBesideTheInput() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-default")
+        let input = folder.appendingPathComponent("clip.mp4").path
+        try FileManager.default.copyItem(atPath: try Fixture.videoOnly.path, toPath: input)
+        let result = try Slomo.run(["retime", input, "--section", "0.5-1x0.5", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        #expect(try Self.contents(folder) == ["clip-slomo.mp4", "clip.mp4"])
+    }
+
+    @Test func jsonProgressIsOneObjectALine() throws {
+        let (result, _) = try Self.retime(["--section", "2-4x0.25", "-o", "$OUT/p.mov", "--progress", "json", "--audio", "varispeed"])
+        #expect(result.status == 0)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count >= 2)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["fraction"] is Double)
+        }
+        #expect(lines.last?.contains("\"fraction\":1") == true)
+    }
+
+    /// Each bad input: exit 1, one line naming the problem, and no file at the output path.
+    @Test(arguments: [
+        (["--section", "8-12x0.5"], "past the clip's end at 10 s"),
+        (["--section", "2-4x0.5", "--section", "3-5x0.5"], "overlap"),
+        (["--section", "2-4x0.25", "--audio", "low-latency"], "low-latency"),
+        (["--section", "2-4x0"], "rate"),
+        (["--section", "4-2x0.5"], "before"),
+        (["--section", "2-4x0.25", "--audio", "warp"], "unknown audio algorithm"),
+    ])
+    func badSectionsAreClearErrors(_ arguments: [String], mentions: String) throws {
+        let (result, folder) = try Self.retime(arguments + ["-o", "$OUT/out.mov"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.lowercased().contains(mentions), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func unreadableInput() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-bad")
+        let input = try BadInput.randomBytes.make(in: folder)
+        let result = try Slomo.run(["retime", input, "--section", "1-2x0.5", "-o", folder.path + "/out.mov"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains(input))
+        #expect(!FileManager.default.fileExists(atPath: folder.path + "/out.mov"))
+    }
+
+    @Test func outputInAMissingFolder() throws {
+        let (result, folder) = try Self.retime(["--section", "2-4x0.5", "-o", "$OUT/missing/out.mov"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("does not exist"))
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func existingOutputNeedsOverwrite() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-exists")
+        let output = folder.appendingPathComponent("out.mov").path
+        FileManager.default.createFile(atPath: output, contents: Data("precious".utf8))
+        let refused = try Slomo.run(["retime", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "-o", output])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("--overwrite"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious")
+        let replaced = try Slomo.run(["retime", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "-o", output, "--overwrite", "-q"])
+        #expect(replaced.status == 0)
+        #expect(try MediaProbe.isMovie(output))
+        #expect(try Self.contents(folder) == ["out.mov"])
+    }
+
+    @Test func inputAsOutputIsRefused() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-self")
+        let input = folder.appendingPathComponent("clip.mp4").path
+        try FileManager.default.copyItem(atPath: try Fixture.videoOnly.path, toPath: input)
+        let before = try Data(contentsOf: URL(fileURLWithPath: input))
+        let result = try Slomo.run(["retime", input, "--section", "0.5-1x0.5", "-o", input, "--overwrite"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("is the input"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
+        #expect(try Self.contents(folder) == ["clip.mp4"])
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a small tmpfs needs root"))
+    func fullDiskLeavesNothingBehind() throws {
+        let mountPoint = try FixtureCache.shared.scratchFolder("retime-full")
+        try runChecked("mount", ["-t", "tmpfs", "-o", "size=2m", "tmpfs", mountPoint.path])
+        defer { _ = try? runCommand("umount", [mountPoint.path]) }
+        let result = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "-o", mountPoint.path + "/out.mov"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("No space left on device"))
+        #expect(try Self.contents(mountPoint).isEmpty)
+    }
+
+    @Test func interruptLeavesNothingBehind() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-interrupt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Slomo.executable)
+        process.arguments = ["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",
+                             "-o", folder.path + "/out.mov", "--progress", "json"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        // Wait until the export has started writing, then press Ctrl-C.
+        let handle = errors.fileHandleForReading
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("fraction"), process.isRunning {
+            seen += handle.availableData
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        let message = String(decoding: seen + handle.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("cancelled"))
+        #expect(try Self.contents(folder).isEmpty)
+    }
+}
+
+/// Small ffprobe checks for CLI tests.
+enum MediaProbe {
+    /// True when ffprobe reads a video stream from the file.
+    static func isMovie(_ path: String) throws -> Bool { try FFprobe(path).stream("video") != nil }
+}
