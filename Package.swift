@@ -41,6 +41,10 @@ let package = Package(
             ]
         ),
 
+        // Examples: the library used the way a script would.
+        .executableTarget(name: "RetimeExample", dependencies: ["SlomoCore", "SlomoMedia", "SlomoExport"],
+                          path: "Examples/RetimeExample"),
+
         // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore"], path: "Tests/SlomoTestSupport"),
         .testTarget(

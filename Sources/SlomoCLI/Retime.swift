@@ -53,6 +53,9 @@ struct Retime: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, durations) and write nothing.")
     var dryRun = false
 
+    @Option(name: .customLong("save-script"), help: ArgumentHelp("Also write the equivalent edit script (.yaml or .json) for `slomo export`.", valueName: "file"))
+    var saveScript: String?
+
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
@@ -65,15 +68,19 @@ struct Retime: ParsableCommand {
     func run() throws {
         let algorithm = try AudioAlgorithm(parsing: audio)
         let file = try MediaFile(path: input)
-        let specs = try sections.map { try SectionSpec(parsing: $0) }
-        let composition = try Composition(retiming: file, sections: specs)
+        let composition = try Composition(retiming: file, sections: sections)
         let target = output ?? Self.defaultOutput(for: input)
         if dryRun {
-            print(try composition.clips[0].timeMap().segments.map { "\($0.source) → \($0.output) at \($0.shape)" }.joined(separator: "\n"))
+            print(PlanCommand.table(try Plan(composition.timeMap(), defaultAudio: algorithm)))
+            print("would write \(target) (passthrough: video copied, audio \(algorithm), \(audioCodec))")
             return
         }
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm,
                                       audioCodec: AudioCodec(rawValue: audioCodec)!, overwrite: overwrite)
+        if let saveScript {
+            try OutputPath.checkWritable(saveScript, overwrite: overwrite)
+            try EditScript(retiming: input, sections: sections, settings: settings).write(to: saveScript)
+        }
         let session = ExportSession(composition: composition, to: target, settings: settings)
         let interrupt = Interrupt { session.cancel() }
         defer { withExtendedLifetime(interrupt) {} }

@@ -10,5 +10,5 @@ struct Slomo: AsyncParsableCommand {
             Rates are playback speeds: 0.25 plays four times slower, 2 twice as fast.
             Run `slomo help COMMAND` for each command's options and examples.
             """,
-        subcommands: [Inspect.self, Retime.self])
+        subcommands: [Inspect.self, PlanCommand.self, Retime.self])
 }

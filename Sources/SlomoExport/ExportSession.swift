@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clip = try MediaFile(path: "match.mov")
-/// let edit = try Composition(retiming: clip, sections: [try SectionSpec(parsing: "2-4x0.25")])
+/// let edit = try Composition(retiming: clip, sections: ["2-4x0.25"])
 /// let session = ExportSession(composition: edit, to: "match-slomo.mov")
 /// let result = try session.run { print($0.fraction) }
 /// ```

@@ -6,8 +6,18 @@ public enum OutputPath {
     /// A temporary path in the target's folder with the target's extension (so container
     /// guessing still works), after checking that the target may be written.
     public static func temporaryPath(for path: String, overwrite: Bool) throws(MediaError) -> String {
+        try checkWritable(path, overwrite: overwrite)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
+        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+        let unique = UUID().uuidString.prefix(8)
+        return folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).slomo-partial-\(unique)\(suffix)").path
+    }
+
+    /// Throws unless `path` may be written: its folder exists, and it is not a folder, nor an
+    /// existing file when `overwrite` is false.
+    public static func checkWritable(_ path: String, overwrite: Bool) throws(MediaError) {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw MediaError(.outputFolderMissing, path: path, detail: "the folder \(folder.path) does not exist")
@@ -16,9 +26,6 @@ public enum OutputPath {
             if isDirectory.boolValue { throw MediaError(.notAFile, path: path, detail: "is a directory; give a file name") }
             if !overwrite { throw MediaError(.outputExists, path: path, detail: "already exists (use --overwrite to replace it)") }
         }
-        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-        let unique = UUID().uuidString.prefix(8)
-        return folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).slomo-partial-\(unique)\(suffix)").path
     }
 
     /// True when two paths name the same file (following links), so an input is never an output.

@@ -145,3 +145,32 @@ enum MediaProbe {
     /// True when ffprobe reads a video stream from the file.
     static func isMovie(_ path: String) throws -> Bool { try FFprobe(path).stream("video") != nil }
 }
+
+/// `--dry-run` and `--save-script`: the plan without output, and the equivalent edit script.
+@Suite struct RetimePlanningTests {
+    @Test func dryRunPrintsThePlanAndWritesNothing() throws {
+        let (result, folder) = try RetimeCommandTests.retime(["--section", "2-4x0.25", "-o", "$OUT/out.mov",
+                                                              "--save-script", "$OUT/edit.yaml", "--dry-run"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("total output duration: 16.000 s"))
+        #expect(result.standardOutput.contains("60.000"))
+        #expect(try RetimeCommandTests.contents(folder).isEmpty)
+    }
+
+    @Test func savedScriptPlansTheSameMap() throws {
+        let (result, folder) = try RetimeCommandTests.retime(["--section", "2-4x0.25:ramp=0.5", "--section", "6-8x2",
+                                                              "-o", "$OUT/out.mov", "--save-script", "$OUT/edit.yaml", "-q",
+                                                              "--audio", "varispeed"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        let fromScript = try Slomo.run(["plan", script, "--json"])
+        let fromMovie = try Slomo.run(["plan", try Fixture.flashAndBeep.path, "--section", "2-4x0.25:ramp=0.5",
+                                       "--section", "6-8x2", "--json"])
+        #expect(fromScript.status == 0 && fromMovie.status == 0)
+        let scriptPlan = try JSONSerialization.jsonObject(with: Data(fromScript.standardOutput.utf8)) as? [String: Any]
+        let moviePlan = try JSONSerialization.jsonObject(with: Data(fromMovie.standardOutput.utf8)) as? [String: Any]
+        #expect(scriptPlan?["outputDuration"] as? Double == moviePlan?["outputDuration"] as? Double)
+        #expect((scriptPlan?["segments"] as? [Any])?.count == (moviePlan?["segments"] as? [Any])?.count)
+        #expect(try String(contentsOfFile: script, encoding: .utf8).contains("algorithm: varispeed"))
+    }
+}

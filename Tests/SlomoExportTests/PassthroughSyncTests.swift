@@ -12,7 +12,7 @@ import Testing
     static func retime(_ sections: [String], audio: AudioAlgorithm) throws -> (path: String, map: TimeMap) {
         let input = try Fixture.flashAndBeep.path
         let composition = try Composition(retiming: try MediaFile(path: input),
-                                          sections: try sections.map { try SectionSpec(parsing: $0) })
+                                          sections: sections)
         let output = try FixtureCache.shared.scratchFolder("sync").appendingPathComponent("out.mov").path
         let result = try ExportSession(composition: composition, to: output,
                                        settings: ExportSettings(audioAlgorithm: audio)).run()

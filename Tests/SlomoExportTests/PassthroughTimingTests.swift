@@ -10,7 +10,7 @@ import Testing
     static func retime(_ fixture: Fixture, _ sections: [String], extension ext: String = "mov") throws -> String {
         let input = try fixture.path
         let composition = try Composition(retiming: try MediaFile(path: input),
-                                          sections: try sections.map { try SectionSpec(parsing: $0) })
+                                          sections: sections)
         let output = try FixtureCache.shared.scratchFolder("timing").appendingPathComponent("out.\(ext)").path
         try ExportSession(composition: composition, to: output).run()
         return output
@@ -83,7 +83,7 @@ import Testing
 
     @Test func audioOnlyInputIsAClearError() throws {
         let input = try Fixture.audioOnly.path
-        let composition = try Composition(retiming: try MediaFile(path: input), sections: [try SectionSpec(parsing: "0.5-1x0.5")])
+        let composition = try Composition(retiming: try MediaFile(path: input), sections: ["0.5-1x0.5"])
         let output = try FixtureCache.shared.scratchFolder("audio-only").appendingPathComponent("out.mov").path
         let error = try #require(throws: ExportError.self) { try ExportSession(composition: composition, to: output).run() }
         #expect(error.kind == .noVideo)

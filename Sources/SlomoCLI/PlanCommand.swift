@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import SlomoCore
+import SlomoMedia
+
+/// `slomo plan INPUT (--section SPEC)… [--cfr FPS] [--json]`: the time map of a retime or an
+/// edit script, without writing anything.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Show the time map of a retime or an edit script: segments, effective fps, frames, duration.",
+        discussion: """
+            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), or an \
+            edit script (.yaml, .yml or .json; schema in docs/edit-script.md) with its own clips \
+            and sections. Only the durations and frame rates of the sources are read.
+
+            Each segment of the map is listed with its source and output range, rate (a ramp \
+            shows from→to), effective frame rate (source fps × rate), source frames and, with \
+            --cfr (or an edit script whose output mode is cfr), output frames.
+
+            Examples:
+              slomo plan match.mov --section 2-4x0.25
+              slomo plan match.mov --section 2-4x0.25:ramp=0.3 --section 8-endx2 --cfr 30
+              slomo plan edit.yaml --json
+
+            The JSON schema is documented in docs/plan.md.
+            """)
+
+    @Argument(help: "A movie, or an edit script (.yaml, .yml, .json).", completion: .file())
+    var input: String
+
+    @Option(name: .customLong("section"),
+            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
+    var sections: [String] = []
+
+    @Option(help: ArgumentHelp("Plan a constant-frame-rate export at this rate (30, 29.97, 30000/1001).",
+                               valueName: "fps"))
+    var cfr: String?
+
+    @Flag(help: "Print JSON (a stable, documented schema) instead of a table.")
+    var json = false
+
+    func validate() throws {
+        if let cfr, Rational(decimal: cfr).map({ $0.numerator > 0 }) != true {
+            throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
+        }
+        if EditScript.Format(path: input) != nil && !sections.isEmpty {
+            throw ValidationError("--section applies to a movie; an edit script carries its own sections.")
+        }
+    }
+
+    func run() throws {
+        let cfrRate = cfr.flatMap { Rational(decimal: $0) }
+        let plan: Plan
+        if EditScript.Format(path: input) != nil {
+            let script = try EditScript(contentsOf: input)
+            let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
+            let scriptRate = script.output.mode == .cfr ? script.output.fps : nil
+            plan = try Plan(script.composition(sources: sources).timeMap(), cfrFrameRate: cfrRate ?? scriptRate,
+                            defaultAudio: script.output.audio ?? .spectral)
+        } else {
+            let composition = try Composition(retiming: try MediaFile(path: input), sections: sections)
+            plan = try Plan(composition.timeMap(), cfrFrameRate: cfrRate, defaultAudio: .spectral)
+        }
+        print(json ? try plan.jsonText() : Self.table(plan))
+    }
+
+    /// The plan as a table: one line per segment, then the total.
+    static func table(_ plan: Plan) -> String {
+        let showClip = plan.clips.count > 1
+        var header = ["#", "source (s)", "output (s)", "rate", "eff. fps", "src frames", "out frames", "audio"]
+        if showClip { header.insert("clip", at: 1) }
+        var rows = [header]
+        for (index, segment) in plan.segments.enumerated() {
+            let effective: String = segment.effectiveFrameRate.map { String(format: "%.3f", $0) } ?? "-"
+            let sourceFrames: String = segment.sourceFrames.map { String($0) } ?? "-"
+            let outputFrames: String = segment.outputFrames.map { String($0) } ?? "-"
+            let source: String = seconds(segment.sourceStart) + "-" + seconds(segment.sourceEnd)
+            let output: String = seconds(segment.outputStart) + "-" + seconds(segment.outputEnd)
+            var row: [String] = [String(index + 1), source, output, segment.rateText, effective,
+                                 sourceFrames, outputFrames, segment.audio?.rawValue ?? "-"]
+            if showClip { row.insert("\(segment.clip + 1)", at: 1) }
+            rows.append(row)
+        }
+        let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
+        var lines: [String] = []
+        for (index, clip) in plan.clips.enumerated() {
+            let name = showClip ? "clip \(index + 1): \(clip.source)" : clip.source
+            let rate = clip.frameRate.map { " at \($0) fps" } ?? ", frame rate unknown"
+            lines.append("\(name), \(seconds(clip.sourceStart))-\(seconds(clip.sourceEnd)) s\(rate)")
+        }
+        let numeric = Set([0] + Array(header.count - 4 ..< header.count - 1))
+        for row in rows {
+            let cells = row.indices.map { column -> String in
+                let pad = String(repeating: " ", count: widths[column] - row[column].count)
+                return numeric.contains(column) ? pad + row[column] : row[column] + pad
+            }
+            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+        }
+        var total = "total output duration: \(seconds(plan.outputDuration)) s"
+        if let frames = plan.outputFrames, let rate = plan.cfrFrameRate { total += ", \(frames) frames at \(rate) fps" }
+        return (lines + [total]).joined(separator: "\n")
+    }
+
+    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+}

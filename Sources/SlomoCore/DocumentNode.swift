@@ -1,0 +1,146 @@
+import Yams
+
+/// A node of a parsed YAML or JSON document together with its path inside the document
+/// (`clips[1].sections[0].rate`), with typed accessors whose errors name that path.
+struct DocumentNode {
+    let node: Node
+    let path: String
+
+    /// The root of `text` (YAML, of which JSON is a subset).
+    init(parsing text: String) throws {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch {
+            throw TimeModelError(.unparseable, "not valid YAML or JSON: \(error)")
+        }
+        guard let root else { throw TimeModelError(.missingKey, "the document is empty") }
+        self.init(node: root, path: "")
+    }
+
+    private init(node: Node, path: String) {
+        self.node = node
+        self.path = path
+    }
+
+    /// The values of a mapping by key. Throws `.wrongType` when this is not a mapping,
+    /// `.unknownKey` for a key not in `allowed`, `.missingKey` for a `required` key that is
+    /// absent.
+    func mapping(allowed: [String], required: [String] = []) throws -> [String: DocumentNode] {
+        guard case .mapping(let mapping) = node else { throw wrongType("a mapping of keys to values") }
+        var values: [String: DocumentNode] = [:]
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else { throw wrongType("text keys") }
+            let name = scalar.string
+            let child = DocumentNode(node: value, path: path.isEmpty ? name : "\(path).\(name)")
+            guard allowed.contains(name) else {
+                throw TimeModelError(.unknownKey, "unknown key '\(name)'; expected one of "
+                                     + allowed.joined(separator: ", "), subject: child.path)
+            }
+            guard values.updateValue(child, forKey: name) == nil else {
+                throw TimeModelError(.invalidValue, "key '\(name)' is given twice", subject: child.path)
+            }
+        }
+        for key in required where values[key] == nil {
+            throw TimeModelError(.missingKey, "missing required key '\(key)'", subject: path.isEmpty ? "document" : path)
+        }
+        return values
+    }
+
+    /// The elements of a sequence; throws `.wrongType` otherwise.
+    func sequence() throws -> [DocumentNode] {
+        guard case .sequence(let sequence) = node else { throw wrongType("a list") }
+        return sequence.enumerated().map { DocumentNode(node: $1, path: "\(path)[\($0)]") }
+    }
+
+    /// The resolved YAML tag of the node (str, int, float, bool, null, …).
+    private var tagName: Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
+
+    /// True when this is a text scalar (quoted, or plain text that is not a number).
+    var isString: Bool {
+        if case .scalar = node { return tagName == .str }
+        return false
+    }
+
+    /// The text of a scalar that is a string or a number; throws `.wrongType` for mappings,
+    /// lists, booleans and nulls.
+    func text(_ expected: String) throws -> String {
+        guard case .scalar(let scalar) = node, ![.bool, .null].contains(tagName) else {
+            throw wrongType(expected)
+        }
+        return scalar.string
+    }
+
+    /// An integer; throws `.wrongType` otherwise.
+    func integer() throws -> Int {
+        guard tagName == .int, let value = Int(try text("an integer")) else { throw wrongType("an integer") }
+        return value
+    }
+
+    /// A time: seconds, or text (timecode, `f480`, `end`, `1/3`).
+    func position() throws -> SectionSpec.Position {
+        let text = try self.text("a time (seconds such as 2.5, a timecode, f480 or end)")
+        do {
+            return try SectionSpec.Position(parsing: text)
+        } catch {
+            throw wrongType("a time (seconds such as 2.5, a timecode, f480 or end)")
+        }
+    }
+
+    /// A duration in seconds (a number, or a fraction as text).
+    func duration() throws -> MediaTime {
+        guard let seconds = Rational(decimal: try text("seconds")), seconds.numerator >= 0 else {
+            throw wrongType("seconds, such as 0.3")
+        }
+        return MediaTime(seconds: seconds)
+    }
+
+    /// A rate: a number, or a fraction as text; out-of-range rates throw the `Rate` errors.
+    func rate() throws -> Rate {
+        let expected = "a rate (a number such as 0.25 or a fraction such as \"1/4\")"
+        guard let value = Rational(decimal: try text(expected)) else { throw wrongType(expected) }
+        return try located(path) { try Rate(value) }
+    }
+
+    /// A positive frame rate: a number, or a fraction as text (`"30000/1001"`).
+    func frameRate() throws -> Rational {
+        let expected = "a frame rate (a number such as 30 or a fraction such as \"30000/1001\")"
+        guard let value = Rational(decimal: try text(expected)), value.numerator > 0 else {
+            throw wrongType(expected)
+        }
+        return value
+    }
+
+    /// One of the raw values of `type`; throws `.invalidValue` listing them otherwise.
+    func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
+        let names = T.allCases.map(\.rawValue)
+        let text = try self.text("one of " + names.joined(separator: ", "))
+        guard let value = T(rawValue: text) else {
+            throw TimeModelError(.invalidValue, "'\(text)' is not one of " + names.joined(separator: ", "), subject: path)
+        }
+        return value
+    }
+
+    /// Text; throws `.wrongType` for anything but a string.
+    func string(_ expected: String) throws -> String {
+        guard isString else { throw wrongType(expected) }
+        return try text(expected)
+    }
+
+    func wrongType(_ expected: String) -> TimeModelError {
+        let found: String
+        switch node {
+        case .mapping: found = "a mapping"
+        case .sequence: found = "a list"
+        case .alias: found = "an alias"
+        case .scalar(let scalar):
+            switch tagName {
+            case .null: found = "nothing"
+            case .bool: found = "a boolean (\(scalar.string))"
+            case .str: found = "the text '\(scalar.string)'"
+            default: found = scalar.string
+            }
+        }
+        return TimeModelError(.wrongType, "expected \(expected), found \(found)", subject: path.isEmpty ? "document" : path)
+    }
+}

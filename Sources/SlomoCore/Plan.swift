@@ -1,0 +1,137 @@
+import Foundation
+
+/// What an export will do, computed from a time map: per segment the source and output
+/// ranges, rate, effective frame rate, frame counts and audio algorithm, and the totals. It is
+/// what `slomo plan` and `--dry-run` print; its JSON form (`jsonText()`) is a stable schema
+/// documented in docs/plan.md.
+///
+/// Frame counts assume source frames at `n / frameRate` and, for CFR, output frames at
+/// `n / cfrFrameRate`: a segment holds the frames whose time lies in its half-open range, so
+/// the counts of consecutive segments add up to the count of the whole.
+public struct Plan: Codable, Hashable, Sendable {
+    /// One clip of the plan.
+    public struct Clip: Codable, Hashable, Sendable {
+        /// The source file.
+        public var source: String
+        /// The clip's range of the source file, in seconds.
+        public var sourceStart: Double
+        /// The end of the clip's range, in seconds.
+        public var sourceEnd: Double
+        /// The source's frame rate, when known (exact, as text: `"240"`, `"30000/1001"`).
+        public var frameRate: String?
+    }
+
+    /// One segment of the time map.
+    public struct Segment: Codable, Hashable, Sendable {
+        /// Index into `clips`.
+        public var clip: Int
+        /// Index of the section in its clip (sorted by start); nil for rate-1 stretches.
+        public var section: Int?
+        /// Source range start, in seconds of the source file.
+        public var sourceStart: Double
+        /// Source range end, in seconds of the source file.
+        public var sourceEnd: Double
+        /// Output range start, in seconds.
+        public var outputStart: Double
+        /// Output range end, in seconds.
+        public var outputEnd: Double
+        /// The rate: for a ramp the average (source duration / output duration).
+        public var rate: Double
+        /// The exact rate as text (`"0.25"`, `"1/3"`); for a ramp `"1→0.25"`.
+        public var rateText: String
+        /// For a ramp, the rate at its start; nil for a constant segment.
+        public var rampFrom: Double?
+        /// For a ramp, the rate at its end; nil for a constant segment.
+        public var rampTo: Double?
+        /// Source frames per output second (source fps × rate); nil without a source frame rate.
+        public var effectiveFrameRate: Double?
+        /// Source frames in the segment; nil without a source frame rate.
+        public var sourceFrames: Int?
+        /// Output frames in the segment at the CFR rate; nil for passthrough.
+        public var outputFrames: Int?
+        /// The audio algorithm that renders the segment; nil when none is chosen.
+        public var audio: AudioAlgorithm?
+    }
+
+    /// The version of this schema; it changes only when a field changes meaning or goes away.
+    public var schemaVersion = 1
+    /// The clips in order.
+    public var clips: [Clip]
+    /// The segments in output order.
+    public var segments: [Segment]
+    /// The total output duration, in seconds.
+    public var outputDuration: Double
+    /// The total output duration, exact, as text (`"16"`, `"1/3"`).
+    public var outputDurationText: String
+    /// The CFR output frame rate as text; nil for passthrough.
+    public var cfrFrameRate: String?
+    /// The total number of output frames at the CFR rate; nil for passthrough.
+    public var outputFrames: Int?
+    /// The total number of source frames; nil when a clip's frame rate is unknown.
+    public var sourceFrames: Int?
+
+    /// The plan of a composition's map, exported at `cfrFrameRate` (nil: passthrough), with
+    /// `defaultAudio` for segments whose section names no algorithm. Throws `.overflow` only
+    /// for absurd frame counts.
+    public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: AudioAlgorithm? = nil) throws {
+        clips = map.entries.map { entry in
+            Clip(source: entry.clip.source, sourceStart: entry.clip.range.start.doubleSeconds,
+                 sourceEnd: entry.clip.range.end.doubleSeconds, frameRate: entry.clip.frameRate?.description)
+        }
+        segments = try map.entries.enumerated().flatMap { index, entry in
+            try entry.map.segments.map { segment in
+                try Segment(segment, clip: index, frameRate: entry.clip.frameRate, cfrFrameRate: cfrFrameRate,
+                            defaultAudio: defaultAudio)
+            }
+        }
+        outputDuration = map.outputDuration.doubleSeconds
+        outputDurationText = map.outputDuration.exactDescription
+        self.cfrFrameRate = cfrFrameRate?.description
+        outputFrames = try cfrFrameRate.map { try Plan.frames(in: TimeRange(start: .zero, duration: map.outputDuration), at: $0) }
+        sourceFrames = segments.contains { $0.sourceFrames == nil } ? nil : segments.reduce(0) { $0 + $1.sourceFrames! }
+    }
+
+    /// The plan of one clip's map with source frames at `sourceFrameRate`.
+    public init(_ map: TimeMap, source: String, sourceFrameRate: Rational?, cfrFrameRate: Rational? = nil,
+                defaultAudio: AudioAlgorithm? = nil) throws {
+        let clip = try SlomoCore.Clip(source: source, range: map.source, sections: map.sections, frameRate: sourceFrameRate)
+        try self.init(Composition([clip]).timeMap(), cfrFrameRate: cfrFrameRate, defaultAudio: defaultAudio)
+    }
+
+    /// The JSON form: pretty-printed with sorted keys, nulls omitted.
+    public func jsonText() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+
+    /// Frames at `n / frameRate` whose time lies in `range`: ⌈end·fps⌉ − ⌈start·fps⌉.
+    static func frames(in range: TimeRange, at frameRate: Rational) throws -> Int {
+        let period = frameRate.reciprocal
+        let first = try range.start.ticks(in: period, rounding: .up)
+        let end = try range.end.ticks(in: period, rounding: .up)
+        return Int(end - first)
+    }
+}
+
+extension Plan.Segment {
+    init(_ segment: TimeMap.Segment, clip: Int, frameRate: Rational?, cfrFrameRate: Rational?,
+         defaultAudio: AudioAlgorithm?) throws {
+        self.clip = clip
+        section = segment.section
+        sourceStart = segment.source.start.doubleSeconds
+        sourceEnd = segment.source.end.doubleSeconds
+        outputStart = segment.output.start.doubleSeconds
+        outputEnd = segment.output.end.doubleSeconds
+        rate = segment.source.duration.doubleSeconds / segment.output.duration.doubleSeconds
+        rateText = segment.shape.description
+        if case .ramp(let from, let to) = segment.shape {
+            rampFrom = from.doubleValue
+            rampTo = to.doubleValue
+        }
+        effectiveFrameRate = frameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0).doubleValue }
+        sourceFrames = try frameRate.map { try Plan.frames(in: segment.source, at: $0) }
+        outputFrames = try cfrFrameRate.map { try Plan.frames(in: segment.output, at: $0) }
+        audio = segment.audio ?? defaultAudio
+    }
+}

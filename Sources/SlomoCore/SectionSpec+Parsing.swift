@@ -1,0 +1,72 @@
+/// The section syntax of `--section` (grammar in docs/sections.md):
+///
+///     START-ENDxRATE[:ramp=S][:ramp-in=S][:ramp-out=S][:audio=NAME][:frames=NAME]
+///
+/// with START and END as seconds (`2.5`), timecodes (`00:00:02.500`) or frames (`f480`), END
+/// also `end`, and RATE a decimal or a fraction (`0.25`, `1/4`).
+extension SectionSpec {
+    /// Parses the section syntax. Errors have `section '<text>'` as subject and say what is
+    /// wrong: `.unparseable` for malformed text or numbers, `.nonPositiveRate`,
+    /// `.rateOutOfRange`, `.emptyRange` for a start at or after the end (when both are times),
+    /// `.rampTooLong`, `.invalidValue` for unknown option values.
+    public init(parsing text: String) throws {
+        let name = "section '\(text)'"
+        do {
+            try self.init(parsingUnlabelled: text)
+        } catch let error as TimeModelError where error.subject?.hasPrefix("section '") != true {
+            let inner = error.subject.map { "\($0): " } ?? ""
+            throw TimeModelError(error.kind, inner + error.problem, subject: name)
+        }
+    }
+
+    private init(parsingUnlabelled text: String) throws {
+        let body = text.trimmingSpaces
+        guard let x = body.firstIndex(of: "x") else {
+            throw TimeModelError(.unparseable, "expected START-ENDxRATE, such as 2-4x0.25")
+        }
+        let edges = body[..<x].split(separator: "-", omittingEmptySubsequences: false)
+        guard edges.count == 2 else {
+            throw TimeModelError(.unparseable, "expected START-END before 'x', such as 2-4 (no negative times)")
+        }
+        let fields = body[body.index(after: x)...].split(separator: ":", omittingEmptySubsequences: false)
+        let start = try Position(parsing: String(edges[0]))
+        let end = try Position(parsing: String(edges[1]))
+        guard start != .end else { throw TimeModelError(.unparseable, "'end' can only be the end of a section") }
+        self.init(start: start, end: end, rate: try Rate(parsing: String(fields[0])))
+
+        var seen: Set<Substring> = []
+        for option in fields.dropFirst() {
+            let pair = option.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard pair.count == 2 else {
+                throw TimeModelError(.unparseable, "expected an option such as :ramp=0.3, got ':\(option)'")
+            }
+            let (key, value) = (pair[0], String(pair[1]))
+            guard seen.insert(key == "ramp" ? "ramp-in" : key).inserted,
+                  key != "ramp" || seen.insert("ramp-out").inserted else {
+                throw TimeModelError(.invalidValue, "option '\(key)' is given twice")
+            }
+            switch key {
+            case "ramp": rampIn = try Self.duration(value, option: key); rampOut = rampIn
+            case "ramp-in": rampIn = try Self.duration(value, option: key)
+            case "ramp-out": rampOut = try Self.duration(value, option: key)
+            case "audio": audio = try AudioAlgorithm(parsing: value)
+            case "frames": frames = try FrameChoice(parsing: value)
+            default:
+                throw TimeModelError(.unparseable,
+                                     "unknown option '\(key)'; expected ramp, ramp-in, ramp-out, audio or frames")
+            }
+        }
+        // Check what can be checked without the clip: times in order, ramps that fit.
+        if case .time(let startTime) = start, case .time(let endTime) = end {
+            _ = try resolved(in: TimeRange(start: startTime, end: .max(startTime, endTime)),
+                             frameRate: nil, origin: "section '\(text)'")
+        }
+    }
+
+    private static func duration(_ text: String, option: Substring) throws -> MediaTime {
+        guard let seconds = Rational(decimal: text), seconds.numerator >= 0 else {
+            throw TimeModelError(.unparseable, "\(option) expects seconds such as 0.3, got '\(text)'")
+        }
+        return MediaTime(seconds: seconds)
+    }
+}

@@ -1,0 +1,120 @@
+/// A section as written, before it is resolved against its clip: the edges may be frame
+/// numbers (`f480`) or the clip's end (`end`), which need the clip's frame rate and range.
+///
+/// This is what the section syntax (`2-4x0.25:ramp=0.3`, see docs/sections.md) and edit
+/// scripts produce; `resolved(in:frameRate:origin:)` turns it into a `Section`.
+public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
+    /// A section edge.
+    public enum Position: Hashable, Sendable, CustomStringConvertible {
+        /// A source time.
+        case time(MediaTime)
+        /// A source frame number: frame `n` is at `n / frameRate`.
+        case frame(Int64)
+        /// The end of the clip.
+        case end
+
+        /// `"2.5"`, `"f480"` or `"end"`.
+        public var description: String {
+            switch self {
+            case .time(let time): return time.exactDescription
+            case .frame(let frame): return "f\(frame)"
+            case .end: return "end"
+            }
+        }
+
+        /// Parses seconds, a timecode, a frame (`f480`) or `end`.
+        public init(parsing text: String) throws {
+            let trimmed = text.trimmingSpaces
+            if trimmed == "end" {
+                self = .end
+            } else if trimmed.first == "f" {
+                guard let frame = Int64(trimmed.dropFirst()), frame >= 0, trimmed.dropFirst().first != "+" else {
+                    throw TimeModelError(.unparseable, "expected a frame number such as f480", subject: "'\(text)'")
+                }
+                self = .frame(frame)
+            } else {
+                self = .time(try MediaTime(parsing: trimmed))
+            }
+        }
+
+        /// The source time of this edge in `clip` at `frameRate`.
+        func time(in clip: TimeRange, frameRate: Rational?) throws -> MediaTime {
+            switch self {
+            case .time(let time): return time
+            case .end: return clip.end
+            case .frame(let frame):
+                guard let frameRate, frameRate.numerator > 0 else {
+                    throw TimeModelError(.invalidValue, "frame number f\(frame) needs the source frame rate, which is unknown")
+                }
+                return try MediaTime(value: frame, timescale: 1).divided(by: frameRate)
+            }
+        }
+    }
+
+    /// Where the section starts.
+    public var start: Position
+    /// Where the section ends.
+    public var end: Position
+    /// The playback rate between the ramps.
+    public var rate: Rate
+    /// Source duration of the ramp in (see `Section`).
+    public var rampIn: MediaTime
+    /// Source duration of the ramp out (see `Section`).
+    public var rampOut: MediaTime
+    /// The audio algorithm; nil means the export's default.
+    public var audio: AudioAlgorithm?
+    /// The CFR frame choice; nil means the export's default.
+    public var frames: FrameChoice?
+
+    /// A section spec; nothing is checked until it is resolved.
+    public init(start: Position, end: Position, rate: Rate, rampIn: MediaTime = .zero,
+                rampOut: MediaTime = .zero, audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil) {
+        self.start = start
+        self.end = end
+        self.rate = rate
+        self.rampIn = rampIn
+        self.rampOut = rampOut
+        self.audio = audio
+        self.frames = frames
+    }
+
+    /// The spec of a resolved section, with time edges.
+    public init(_ section: Section) {
+        self.init(start: .time(section.range.start), end: .time(section.range.end), rate: section.rate,
+                  rampIn: section.rampIn, rampOut: section.rampOut, audio: section.audio, frames: section.frames)
+    }
+
+    /// The section in `clip` (the clip's range of its source file; `end` is its end) with
+    /// frame numbers at `frameRate`. Errors name the section by `origin` (`section '2-4x1/4'`,
+    /// `clips[0].sections[1]`), or else by its syntax.
+    /// Whether it lies inside the clip is checked with the other sections of the clip, by
+    /// `Section.validated(_:in:)` or `TimeMap`.
+    public func resolved(in clip: TimeRange, frameRate: Rational?, origin: String? = nil) throws -> Section {
+        let name = origin ?? "section '\(description)'"
+        do {
+            let start = try self.start.time(in: clip, frameRate: frameRate)
+            let end = try self.end.time(in: clip, frameRate: frameRate)
+            guard start < end else {
+                throw TimeModelError(.emptyRange, "start \(start) s must be before end \(end) s")
+            }
+            return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
+                               rampOut: rampOut, audio: audio, frames: frames, origin: name)
+        } catch let error as TimeModelError where error.subject == nil {
+            throw error.about(name)
+        }
+    }
+
+    /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:audio=spectral:frames=blend`.
+    public var description: String {
+        var text = "\(start)-\(end)x\(rate)"
+        if rampIn == rampOut && rampIn != .zero {
+            text += ":ramp=\(rampIn.exactDescription)"
+        } else {
+            if rampIn != .zero { text += ":ramp-in=\(rampIn.exactDescription)" }
+            if rampOut != .zero { text += ":ramp-out=\(rampOut.exactDescription)" }
+        }
+        if let audio { text += ":audio=\(audio)" }
+        if let frames { text += ":frames=\(frames)" }
+        return text
+    }
+}

@@ -1,0 +1,143 @@
+extension TimeMap {
+    /// How the rate behaves within a segment.
+    public enum Shape: Hashable, Sendable, CustomStringConvertible {
+        /// One rate throughout: output duration = source duration / rate, exactly.
+        case constant(Rate)
+        /// The rate eases from `from` to `to`, with 1/rate linear in source time (see `TimeMap`).
+        case ramp(from: Rate, to: Rate)
+
+        /// `"0.25"` or `"1→0.25"`.
+        public var description: String {
+            switch self {
+            case .constant(let rate): return "\(rate)"
+            case .ramp(let from, let to): return "\(from)→\(to)"
+            }
+        }
+    }
+
+    /// One piece of the map: a source range, the output range it becomes, and how the rate
+    /// behaves in between.
+    public struct Segment: Hashable, Sendable {
+        /// The source time range, in the source file's time.
+        public let source: TimeRange
+        /// The output time range it plays in.
+        public let output: TimeRange
+        /// Constant rate or ramp.
+        public let shape: Shape
+        /// Index into `TimeMap.sections` of the section this segment belongs to; nil for the
+        /// rate-1 stretches between sections.
+        public let section: Int?
+        /// The section's audio algorithm; nil means the export's default.
+        public let audio: AudioAlgorithm?
+        /// The section's CFR frame choice; nil means the export's default.
+        public let frames: FrameChoice?
+
+        let evaluator: Evaluator
+
+        enum Evaluator: Hashable, Sendable {
+            case affine(forward: Affine, inverse: Affine)
+            /// output − outStart = k0·x + half·x², x = source − sourceStart (1/rate = k0 + 2·half·x).
+            case ramp(k0: Rational, half: Rational)
+        }
+
+        /// A constant segment; throws `.overflow` when its end does not fit.
+        init(source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
+             audio: AudioAlgorithm?, frames: FrameChoice?) throws {
+            let duration = try source.duration.divided(by: rate.value)
+            _ = try outputStart.adding(duration)    // the end must fit too
+            guard let forward = Affine(through: source.start, outputStart, slope: rate.stretch),
+                  let inverse = Affine(through: outputStart, source.start, slope: rate.value) else {
+                throw TimeModelError(.overflow, "segment \(source) is not representable exactly")
+            }
+            self.source = source
+            self.output = TimeRange(start: outputStart, duration: duration)
+            self.shape = .constant(rate)
+            self.section = section
+            self.audio = audio
+            self.frames = frames
+            self.evaluator = .affine(forward: forward, inverse: inverse)
+        }
+
+        /// A segment with 1/rate going linearly from `k0` to `k1` over the source range: a ramp,
+        /// or a constant segment when they are equal. Throws `.overflow` when not representable.
+        static func make(source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
+                         section: Int?, audio: AudioAlgorithm?, frames: FrameChoice?) throws -> Segment {
+            if k0 == k1 {
+                return try Segment(source: source, outputStart: outputStart, rate: Rate(k0.reciprocal),
+                                   section: section, audio: audio, frames: frames)
+            }
+            return try Segment(rampOver: source, outputStart: outputStart, k0: k0, k1: k1,
+                               section: section, audio: audio, frames: frames)
+        }
+
+        private init(rampOver source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
+                     section: Int?, audio: AudioAlgorithm?, frames: FrameChoice?) throws {
+            let from = try Rate(k0.reciprocal), to = try Rate(k1.reciprocal)
+            // ∫₀ᴸ (k0 + (k1−k0)·x/L) dx = L·(k0 + k1)/2
+            let overflow = TimeModelError(.overflow, "ramp over \(source) is not representable exactly")
+            guard let sum = k0.addingReportingOverflow(k1),
+                  let difference = k1.subtractingReportingOverflow(k0),
+                  let twiceLength = source.duration.seconds.multipliedReportingOverflow(by: Rational(2)),
+                  let half = difference.dividedReportingOverflow(by: twiceLength) else { throw overflow }
+            let duration = try source.duration.multiplied(by: sum).divided(by: Rational(2))
+            _ = try outputStart.adding(duration)    // the end must fit too
+            self.source = source
+            self.output = TimeRange(start: outputStart, duration: duration)
+            self.shape = .ramp(from: from, to: to)
+            self.section = section
+            self.audio = audio
+            self.frames = frames
+            self.evaluator = .ramp(k0: k0, half: half)
+        }
+
+        /// Source frames per output second for a source at `sourceFrameRate`: exactly
+        /// `sourceFrameRate × rate` for a constant segment, the average over a ramp.
+        public func effectiveFrameRate(sourceFrameRate: Rational) -> Rational {
+            let ratio = source.duration.seconds / output.duration.seconds
+            return sourceFrameRate.multipliedReportingOverflow(by: ratio)
+                ?? Rational(Int64((sourceFrameRate.doubleValue * ratio.doubleValue * 1e6).rounded()), 1_000_000)
+        }
+
+        /// The output time of `sourceTime`, which should lie in `source`: exact for constant
+        /// segments (nanosecond-rounded only if the exact value overflows 64 bits), exact for
+        /// ramps where the rational quadratic fits in 64 bits, otherwise to the nanosecond.
+        public func outputTime(at sourceTime: MediaTime) -> MediaTime {
+            switch evaluator {
+            case .affine(let forward, _):
+                return forward(sourceTime)
+            case .ramp(let k0, let half):
+                let a = source.start.seconds, out = output.start.seconds
+                if let x = sourceTime.seconds.subtractingReportingOverflow(a),
+                   let linear = x.multipliedReportingOverflow(by: k0),
+                   let square = x.multipliedReportingOverflow(by: x),
+                   let quadratic = square.multipliedReportingOverflow(by: half),
+                   let offset = linear.addingReportingOverflow(quadratic),
+                   let result = out.addingReportingOverflow(offset) {
+                    return MediaTime(seconds: result)
+                }
+                let x = sourceTime.doubleSeconds - source.start.doubleSeconds
+                return MediaTime.nanoseconds(output.start.doubleSeconds
+                                             + k0.doubleValue * x + half.doubleValue * x * x)
+            }
+        }
+
+        /// The source time that plays at `outputTime`, which should lie in `output`: exact for
+        /// constant segments; on ramps the root of the quadratic, rounded to the nanosecond.
+        public func sourceTime(at outputTime: MediaTime) -> MediaTime {
+            switch evaluator {
+            case .affine(_, let inverse):
+                return inverse(outputTime)
+            case .ramp(let k0, let half):
+                // Solve half·x² + k0·x − o = 0 in the cancellation-free form 2o / (k0 + √(k0² + 4·half·o)).
+                let o = (try? outputTime.subtracting(output.start))?.doubleSeconds
+                    ?? outputTime.doubleSeconds - output.start.doubleSeconds
+                let k = k0.doubleValue
+                let root = (k * k + 4 * half.doubleValue * o).squareRoot()
+                let x = Swift.min(Swift.max(2 * o / (k + root), 0), source.duration.doubleSeconds)
+                let offset = MediaTime.nanoseconds(x)
+                return (try? source.start.adding(offset))
+                    ?? MediaTime.nanoseconds(source.start.doubleSeconds + x)
+            }
+        }
+    }
+}

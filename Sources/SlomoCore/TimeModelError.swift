@@ -1,0 +1,67 @@
+/// The one error type of the time model: bad times, rates, sections, compositions and edit
+/// scripts all throw it.
+///
+/// `kind` is for code (tests, exit codes); `description` is for people and names the input
+/// that failed (`subject`: the section text, the option, or the path inside an edit script
+/// such as `clips[1].sections[0].rate`) and the problem.
+public struct TimeModelError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What went wrong, independent of the wording of the message.
+    public enum Kind: String, Hashable, Sendable {
+        /// An exact result does not fit in 64-bit integers.
+        case overflow
+        /// A number, time, rate or section could not be parsed.
+        case unparseable
+        /// A range whose start is not before its end, or a duration ≤ 0 where one is required.
+        case emptyRange
+        /// A rate ≤ 0.
+        case nonPositiveRate
+        /// A rate outside `Rate.minimum … Rate.maximum` (1/32 … 32).
+        case rateOutOfRange
+        /// Two sections, or a section and a clip boundary, overlap.
+        case overlap
+        /// A section or range reaches past the end of its clip.
+        case pastEnd
+        /// Ramp-in plus ramp-out are longer than their section.
+        case rampTooLong
+        /// A value that is well-formed but not allowed (a frame number without a frame rate, …).
+        case invalidValue
+        /// An edit script has a key the schema does not know.
+        case unknownKey
+        /// An edit script lacks a required key.
+        case missingKey
+        /// An edit script has a value of the wrong type.
+        case wrongType
+        /// An edit script declares a version this build cannot read.
+        case unsupportedVersion
+        /// A file named by the user does not exist or cannot be read.
+        case missingFile
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+    /// The input that failed: section text, option, file or document path; nil if none.
+    public var subject: String?
+    /// A sentence describing the problem (and where possible the fix).
+    public var problem: String
+
+    /// Creates an error of `kind` about `subject`.
+    public init(_ kind: Kind, _ problem: String, subject: String? = nil) {
+        self.kind = kind
+        self.problem = problem
+        self.subject = subject
+    }
+
+    /// `"section '2-4x0': rate must be greater than 0"`, or just the problem without a subject.
+    public var description: String {
+        guard let subject else { return problem }
+        return "\(subject): \(problem)"
+    }
+
+    /// The same error, with `subject` set when it had none, or prefixed with `outer` when it
+    /// had one (`"section '2-4x0'"` + `"rate"`).
+    func about(_ outer: String) -> TimeModelError {
+        var copy = self
+        copy.subject = subject.map { "\(outer): \($0)" } ?? outer
+        return copy
+    }
+}
