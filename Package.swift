@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
         .library(name: "SlomoExport", targets: ["SlomoExport"]),
+        .library(name: "SlomoCapture", targets: ["SlomoCapture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -23,6 +24,7 @@ let package = Package(
         .systemLibrary(name: "CRubberBand", path: "Sources/CRubberBand"),
         .systemLibrary(name: "CSoundTouch", path: "Sources/CSoundTouch"),
         .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
+        .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),
@@ -32,11 +34,13 @@ let package = Package(
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate"]),
         // Export sessions: passthrough retime and constant-frame-rate rendering.
         .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
+        // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
+        .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport",
+                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -54,6 +58,7 @@ let package = Package(
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
         .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
     ]
 )
