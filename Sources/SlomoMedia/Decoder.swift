@@ -63,9 +63,7 @@ public final class Decoder {
     /// Sends a packet (or end-of-stream for nil) and returns every frame that is ready.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> [Frame] {
         if let packet { try send(packet) } else { try sendEndOfStream() }
-        var frames: [Frame] = []
-        while let frame = try receive() { frames.append(frame) }
-        return frames
+        return try drain(receive)
     }
 
     /// Drops everything buffered, e.g. after a seek.

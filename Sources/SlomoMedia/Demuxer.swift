@@ -39,6 +39,59 @@ public final class Demuxer {
         file = MediaFile(context: opened, path: path)
     }
 
+    /// Polled by FFmpeg while this demuxer blocks; kept alive as long as the context.
+    private var interruptFlag: InterruptFlag?
+
+    /// Opens a live or device input (a lavfi graph, an x11grab screen, a V4L2 camera, a
+    /// PulseAudio source, a network URL) with an input format and its options, and reads its
+    /// stream information. `interrupt` is polled whenever FFmpeg blocks: raise it (or give it a
+    /// deadline) to make a blocked open or read return. An option the input does not know is
+    /// an error.
+    public init(input: MediaInput, interrupt: InterruptFlag? = nil) throws(MediaError) {
+        FFmpegLog.install()
+        Demuxer.registerDevices
+        let mark = FFmpegLog.mark
+        var format: UnsafePointer<AVInputFormat>?
+        if let name = input.format {
+            format = av_find_input_format(name)
+            guard format != nil else {
+                throw MediaError(.unsupportedCodec, path: input.description,
+                                 detail: "this FFmpeg build has no input format '\(name)'")
+            }
+        }
+        guard var opened: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context() else {
+            throw MediaError(.unreadable, path: input.description, detail: "out of memory")
+        }
+        if let interrupt { opened!.pointee.interrupt_callback = interrupt.callback }
+        var dictionary = OptionDictionary(input.options)
+        defer { dictionary.free() }
+        let status = avformat_open_input(&opened, input.url, format, &dictionary.pointer)
+        guard status >= 0, let opened else {
+            // On failure avformat_open_input has freed the context already.
+            let kind: MediaError.Kind = status == slomo_averror(ENOENT) ? .notFound : .unreadable
+            let summary = interrupt?.isRaised == true ? "no answer in time (timed out or stopped)" : "cannot open the input"
+            throw MediaError(kind, path: input.description, detail: Demuxer.explain(summary, status, since: mark))
+        }
+        if let unknown = dictionary.firstKey {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&doomed)
+            throw MediaError(.unreadable, path: input.description, detail: "the input has no option '\(unknown)'")
+        }
+        let found = avformat_find_stream_info(opened, nil)
+        guard found >= 0, opened.pointee.nb_streams > 0 else {
+            var doomed: UnsafeMutablePointer<AVFormatContext>? = opened
+            avformat_close_input(&doomed)
+            throw MediaError(.damaged, path: input.description,
+                             detail: Demuxer.explain("cannot read stream information", found, since: mark))
+        }
+        context = opened
+        interruptFlag = interrupt
+        file = MediaFile(context: opened, path: input.description)
+    }
+
+    /// libavdevice's formats (x11grab, v4l2, pulse, alsa) registered once per process.
+    private static let registerDevices: Void = avdevice_register_all()
+
     deinit {
         var doomed: UnsafeMutablePointer<AVFormatContext>? = context
         avformat_close_input(&doomed)

@@ -147,9 +147,7 @@ public final class Encoder {
     /// Sends a frame (or end-of-stream for nil) and returns every packet that is ready.
     public func encode(_ frame: Frame?) throws(FFmpegError) -> [Packet] {
         if let frame { try send(frame) } else { try sendEndOfStream() }
-        var packets: [Packet] = []
-        while let packet = try receive() { packets.append(packet) }
-        return packets
+        return try drain(receive)
     }
 }
 

@@ -55,3 +55,11 @@ func check(_ result: Int32, _ operation: @autoclosure () -> String, path: String
     guard result >= 0 else { throw FFmpegError(code: result, operation: operation(), path: path) }
     return result
 }
+
+/// Calls `receive` until it returns nil (FFmpeg wants more input, or has finished) and returns
+/// everything it produced: the second half of every send/receive step.
+func drain<Output>(_ receive: () throws(FFmpegError) -> Output?) throws(FFmpegError) -> [Output] {
+    var outputs: [Output] = []
+    while let output = try receive() { outputs.append(output) }
+    return outputs
+}

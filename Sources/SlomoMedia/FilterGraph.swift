@@ -111,8 +111,6 @@ public final class FilterGraph {
     /// Pushes a frame (or end-of-stream for nil) and returns every frame that is ready.
     public func process(_ frame: Frame?) throws(FFmpegError) -> [Frame] {
         if let frame { try push(frame) } else { try pushEndOfStream() }
-        var frames: [Frame] = []
-        while let out = try pull() { frames.append(out) }
-        return frames
+        return try drain(pull)
     }
 }

@@ -13,6 +13,8 @@ public final class Muxer {
     /// Where the output is written until it is finished.
     public let temporaryPath: String
     private var state = State.configuring
+    /// True for a recording written in place, which is kept (not removed) when unfinished.
+    private var keepsUnfinishedOutput = false
 
     private enum State { case configuring, writing, finished, abandoned }
 
@@ -29,6 +31,28 @@ public final class Muxer {
         }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
         let status = avformat_alloc_output_context2(&allocated, guessed, nil, temporaryPath)
+        guard status >= 0, let allocated else {
+            throw MediaError(.writeFailed, path: path, detail: "cannot create the container (\(FFmpegError(code: status).message))")
+        }
+        context = allocated
+    }
+
+    /// Prepares to write a recording in place at `path` (no temporary name): a fragmented
+    /// recording that is cut off by a crash must be found under its own name, playable up to
+    /// its last fragment. The target must not exist unless `overwrite` is set. `finish()`
+    /// writes the trailer; an unfinished or failed recording is closed and kept, not removed.
+    public init(recordingTo path: String, format: String? = nil, overwrite: Bool = false) throws(MediaError) {
+        FFmpegLog.install()
+        try OutputPath.checkWritable(path, overwrite: overwrite)
+        self.path = path
+        temporaryPath = path
+        keepsUnfinishedOutput = true
+        guard let guessed = av_guess_format(format, path, nil) else {
+            throw MediaError(.writeFailed, path: path,
+                             detail: "cannot tell the container from the name (use .mov or .mp4)")
+        }
+        var allocated: UnsafeMutablePointer<AVFormatContext>?
+        let status = avformat_alloc_output_context2(&allocated, guessed, nil, path)
         guard status >= 0, let allocated else {
             throw MediaError(.writeFailed, path: path, detail: "cannot create the container (\(FFmpegError(code: status).message))")
         }
@@ -140,7 +164,7 @@ public final class Muxer {
     public func abandon() {
         guard state != .finished, state != .abandoned else { return }
         try? closeFile()
-        unlink(temporaryPath)
+        if !keepsUnfinishedOutput || state == .configuring { unlink(temporaryPath) }
         state = .abandoned
     }
 
