@@ -1,0 +1,171 @@
+/// In-memory PCM: planar 32-bit float samples, any number of channels, all channels the same
+/// length. The unit every processor and the renderer take and return.
+///
+/// A value type; copying it copies the sample arrays lazily (copy-on-write of `[Float]`).
+public struct AudioBuffer: Sendable, Equatable {
+    /// One array of samples per channel, all `frameCount` long.
+    public private(set) var channels: [[Float]]
+
+    /// Number of channels (≥ 1).
+    public var channelCount: Int { channels.count }
+    /// Number of frames (samples per channel).
+    public var frameCount: Int { channels.first?.count ?? 0 }
+
+    /// A buffer of `frameCount` frames of silence.
+    public init(channelCount: Int, frameCount: Int = 0) {
+        precondition(channelCount >= 1, "an audio buffer needs at least one channel")
+        channels = Array(repeating: [Float](repeating: 0, count: frameCount), count: channelCount)
+    }
+
+    /// Wraps planar channel arrays, which must all have the same length.
+    public init(planar channels: [[Float]]) {
+        precondition(!channels.isEmpty, "an audio buffer needs at least one channel")
+        precondition(channels.allSatisfy { $0.count == channels[0].count }, "channels differ in length")
+        self.channels = channels
+    }
+
+    /// De-interleaves `samples` (frame after frame, `channelCount` samples each).
+    public init(interleaved samples: [Float], channelCount: Int) {
+        precondition(channelCount >= 1 && samples.count % channelCount == 0, "bad interleaved buffer")
+        let frames = samples.count / channelCount
+        var planar = Array(repeating: [Float](repeating: 0, count: frames), count: channelCount)
+        samples.withUnsafeBufferPointer { src in
+            for c in 0..<channelCount {
+                planar[c].withUnsafeMutableBufferPointer { dst in
+                    for f in 0..<frames { dst[f] = src[f * channelCount + c] }
+                }
+            }
+        }
+        channels = planar
+    }
+
+    /// The samples interleaved (frame after frame).
+    public func interleaved() -> [Float] {
+        let n = frameCount, cc = channelCount
+        var out = [Float](repeating: 0, count: n * cc)
+        out.withUnsafeMutableBufferPointer { dst in
+            for c in 0..<cc {
+                channels[c].withUnsafeBufferPointer { src in
+                    for f in 0..<n { dst[f * cc + c] = src[f] }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Frames `range` as a new buffer. The range must lie inside the buffer.
+    public func slice(_ range: Range<Int>) -> AudioBuffer {
+        precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "slice out of bounds")
+        return AudioBuffer(planar: channels.map { Array($0[range]) })
+    }
+
+    /// Frames `start ..< start + count`, where frames outside the buffer read as silence.
+    public func paddedSlice(from start: Int, count: Int) -> AudioBuffer {
+        var out = AudioBuffer(channelCount: channelCount, frameCount: count)
+        let lo = max(start, 0), hi = min(start + count, frameCount)
+        if lo < hi {
+            for c in 0..<channelCount {
+                out.channels[c].replaceSubrange((lo - start)..<(hi - start), with: channels[c][lo..<hi])
+            }
+        }
+        return out
+    }
+
+    /// Appends the frames of `other`, which must have the same channel count.
+    public mutating func append(_ other: AudioBuffer) {
+        precondition(other.channelCount == channelCount, "channel counts differ")
+        for c in 0..<channelCount { channels[c].append(contentsOf: other.channels[c]) }
+    }
+
+    /// Appends `count` frames of silence.
+    public mutating func appendSilence(_ count: Int) {
+        guard count > 0 else { return }
+        for c in 0..<channelCount { channels[c].append(contentsOf: repeatElement(0, count: count)) }
+    }
+
+    /// Keeps the first `count` frames, padding with silence when the buffer is shorter.
+    public mutating func resize(to count: Int) {
+        if count < frameCount {
+            for c in 0..<channelCount { channels[c].removeLast(frameCount - count) }
+        } else {
+            appendSilence(count - frameCount)
+        }
+    }
+
+    /// Replaces one channel's samples with an array of the same length.
+    mutating func replaceChannel(_ c: Int, with samples: [Float]) {
+        precondition(samples.count == frameCount)
+        channels[c] = samples
+    }
+
+    /// Removes the first `count` frames (at most all of them).
+    public mutating func removeFirst(_ count: Int) {
+        let k = min(count, frameCount)
+        guard k > 0 else { return }
+        for c in 0..<channelCount { channels[c].removeFirst(k) }
+    }
+}
+
+/// A growable planar FIFO used inside processors: append at the end, consume from the front,
+/// without shifting memory on every read.
+struct PlanarFIFO {
+    private(set) var storage: [[Float]]
+    private(set) var head = 0
+
+    init(channelCount: Int) { storage = Array(repeating: [], count: channelCount) }
+
+    var channelCount: Int { storage.count }
+    var count: Int { (storage.first?.count ?? 0) - head }
+
+    mutating func append(_ buffer: AudioBuffer) {
+        for c in 0..<channelCount { storage[c].append(contentsOf: buffer.channels[c]) }
+    }
+
+    mutating func appendSilence(_ n: Int) {
+        guard n > 0 else { return }
+        for c in 0..<channelCount { storage[c].append(contentsOf: repeatElement(0, count: n)) }
+    }
+
+    /// Appends `frames` frames from planar channel pointers.
+    mutating func append(_ pointers: [UnsafePointer<Float>], frames: Int) {
+        guard frames > 0 else { return }
+        for c in 0..<channelCount {
+            storage[c].append(contentsOf: UnsafeBufferPointer(start: pointers[c], count: frames))
+        }
+    }
+
+    /// Appends interleaved samples.
+    mutating func append(interleaved p: UnsafePointer<Float>, frames: Int) {
+        guard frames > 0 else { return }
+        let cc = channelCount
+        for c in 0..<cc {
+            let base = storage[c].count
+            storage[c].append(contentsOf: repeatElement(0, count: frames))
+            storage[c].withUnsafeMutableBufferPointer { dst in
+                for f in 0..<frames { dst[base + f] = p[f * cc + c] }
+            }
+        }
+    }
+
+    /// Removes and returns the first `n` frames (at most `count`).
+    mutating func pop(_ n: Int) -> AudioBuffer {
+        let k = max(0, min(n, count))
+        let out = AudioBuffer(planar: storage.map { Array($0[head..<(head + k)]) })
+        drop(k)
+        return out
+    }
+
+    /// Discards the first `n` frames (at most `count`).
+    mutating func drop(_ n: Int) {
+        head += max(0, min(n, count))
+        if head > 65536 && head * 2 > (storage.first?.count ?? 0) {
+            for c in 0..<channelCount { storage[c].removeFirst(head) }
+            head = 0
+        }
+    }
+
+    mutating func removeAll() {
+        for c in 0..<channelCount { storage[c].removeAll(keepingCapacity: true) }
+        head = 0
+    }
+}

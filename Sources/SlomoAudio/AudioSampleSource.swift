@@ -1,0 +1,80 @@
+/// Where `AudioRenderer` reads the source track from: random access by frame, with frames
+/// outside the track reading as silence.
+///
+/// The renderer reads in increasing order except for short look-backs: a read never starts
+/// more than `AudioRenderer.maximumLookBehind(sampleRate:)` frames before the end of the
+/// furthest read so far. A decoder-backed source therefore needs to keep only that much history
+/// (`StreamingAudioSource` does exactly that).
+public protocol AudioSampleSource: AnyObject {
+    /// Number of channels.
+    var channelCount: Int { get }
+    /// Frames `start ..< start + count`; frames before 0 or past the end of the track are
+    /// silence. Always returns exactly `count` frames.
+    func read(from start: Int, count: Int) throws -> AudioBuffer
+}
+
+/// A whole track in memory.
+public final class InMemoryAudioSource: AudioSampleSource {
+    public let buffer: AudioBuffer
+    public init(_ buffer: AudioBuffer) { self.buffer = buffer }
+    public var channelCount: Int { buffer.channelCount }
+    public func read(from start: Int, count: Int) throws -> AudioBuffer {
+        buffer.paddedSlice(from: start, count: count)
+    }
+}
+
+/// A track that arrives in order from a pull function (a decoder), keeping only a bounded
+/// window of history for the renderer's look-backs.
+public final class StreamingAudioSource: AudioSampleSource {
+    public let channelCount: Int
+    private let pull: () throws -> AudioBuffer?
+    private var window: PlanarFIFO
+    /// Absolute frame index of the first frame in `window`.
+    private var windowStart = 0
+    private var ended = false
+    private let history: Int
+
+    /// - Parameters:
+    ///   - pull: returns the next decoded frames of the track in order (any block size), or
+    ///     nil at the end of the track.
+    ///   - history: frames kept behind the furthest read; at least
+    ///     `AudioRenderer.maximumLookBehind(sampleRate:)`.
+    public init(channelCount: Int, history: Int, pull: @escaping () throws -> AudioBuffer?) {
+        self.channelCount = channelCount
+        self.pull = pull
+        self.history = history
+        window = PlanarFIFO(channelCount: channelCount)
+    }
+
+    public func read(from start: Int, count: Int) throws -> AudioBuffer {
+        let end = start + count
+        while !ended && windowStart + window.count < end {
+            if let block = try pull() {
+                precondition(block.channelCount == channelCount, "decoded audio changed its channel count")
+                window.append(block)
+            } else {
+                ended = true
+            }
+        }
+        precondition(start >= windowStart || start < 0 || windowStart == 0 || start + count <= 0,
+                     "read at \(start) is further back than the kept history (from \(windowStart))")
+        var out = AudioBuffer(channelCount: channelCount, frameCount: 0)
+        // Frames before the window (only negative positions can be) are silence.
+        let lo = max(start, windowStart), hi = min(end, windowStart + window.count)
+        if lo > start { out.appendSilence(min(lo, end) - start) }
+        if lo < hi {
+            out.append(AudioBuffer(planar: window.storage.map {
+                Array($0[(window.head + lo - windowStart)..<(window.head + hi - windowStart)])
+            }))
+        }
+        out.resize(to: count)
+        // Forget what no later read can need.
+        let keepFrom = end - history
+        if keepFrom > windowStart {
+            let k = min(keepFrom - windowStart, window.count)
+            window.drop(k)
+            windowStart += k
+        }
+        return out
+    }
+}

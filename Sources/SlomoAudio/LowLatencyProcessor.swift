@@ -1,0 +1,275 @@
+import SlomoCore
+import Foundation
+
+/// `TimePitchAlgorithm.lowQualityZeroLatency`: slomo's own fixed-grain splicer.
+///
+/// Output is made of grains of `grainFrames` (20 ms) copied from the input at the position the
+/// rate says; each grain starts with a `crossfadeFrames` (5 ms) raised-cosine crossfade from
+/// the previous grain's continuation. The splice point is moved back by up to one search window
+/// (12 ms, never forward: no look-ahead) to where the audio just before it best matches the
+/// audio before the continuation, which keeps steady tones in phase across splices.
+///
+/// The first output sample is the first input sample, there is nothing to compensate
+/// (`latency` = 0), and when slowing down (rate ≤ 1) every output frame depends only on input
+/// already pushed. Rates snap to 0.5, 2/3, 0.8, 1, 1.25, 1.5, 2; at rate 1 the input is copied
+/// unchanged. Rate changes take effect at the next grain.
+public final class LowLatencyProcessor: TimePitchProcessor {
+    public let algorithm = TimePitchAlgorithm.lowQualityZeroLatency
+    public let sampleRate: Int
+    public let channelCount: Int
+    private let stream: ExactStream<SplicerEngine>
+
+    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
+        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
+        let r = try TimePitchAlgorithm.lowQualityZeroLatency.validatedRate(rate)
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        let engine = SplicerEngine(sampleRate: sampleRate, channelCount: channelCount)
+        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
+    }
+
+    public var rate: Double { stream.rate }
+    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
+    /// Sets a rate between 0.5 and 2 without snapping (used for ramps).
+    func setUnsnappedRate(_ rate: Double) { stream.setRate(min(max(rate, 0.5), 2)) }
+    public var latency: Int { 0 }
+    public var compensatesLatency: Bool { stream.compensates }
+    /// Length of a grain in frames (20 ms).
+    public var grainFrameCount: Int { stream.engine.grain }
+    /// Length of the crossfade at each splice in frames (5 ms).
+    public var crossfadeFrameCount: Int { stream.engine.crossfade }
+    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
+        try checkChannels(input, channelCount)
+        return stream.process(input)
+    }
+    public func finish() -> AudioBuffer { stream.finish() }
+    public func reset() { stream.reset() }
+    /// Measures the engine itself at rate 1 (tests only).
+    func disableBypass() { stream.bypassEnabled = false }
+    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
+        try checkChannels(input, channelCount)
+        return stream.stretchWhole(input)
+    }
+}
+
+final class SplicerEngine: StretchEngine {
+    let channelCount: Int
+    let startDelay = 0
+    let grain: Int
+    let crossfade: Int
+    let window: Int
+    private var rate: Double = 1
+    private var fade: [Float]
+
+    // Input kept from absolute frame `base` on, per channel and mixed to mono for matching.
+    private var input: [[Float]]
+    private var mono: [Float] = []
+    private var base = 0
+    private var inputEnd: Int { base + mono.count }
+
+    // The grain being written: its absolute source start, the previous grain's continuation
+    // (source frame that would have followed it), how far into the grain output has got.
+    private var grainIndex = 0
+    private var nominalSource: Double = 0   // where the next grain should start (exact)
+    private var grainSource = 0
+    private var continuation = -1           // −1: no crossfade for this grain
+    private var offsetInGrain = 0
+    private var grainStarted = false
+
+    init(sampleRate: Int, channelCount: Int) {
+        self.channelCount = channelCount
+        grain = max(16, Int((0.020 * Double(sampleRate)).rounded()))
+        crossfade = max(4, Int((0.005 * Double(sampleRate)).rounded()))
+        window = max(8, Int((0.012 * Double(sampleRate)).rounded()))
+        input = Array(repeating: [], count: channelCount)
+        let xf = crossfade
+        fade = (0..<xf).map { i in
+            let x = (Double(i) + 0.5) / Double(xf)
+            return Float(0.5 - 0.5 * cos(Double.pi * x))
+        }
+    }
+
+    func setRate(_ rate: Double) { self.rate = rate }
+
+    func reset() {
+        for c in 0..<channelCount { input[c].removeAll(keepingCapacity: true) }
+        mono.removeAll(keepingCapacity: true)
+        base = 0
+        grainIndex = 0
+        nominalSource = 0
+        grainSource = 0
+        continuation = -1
+        offsetInGrain = 0
+        grainStarted = false
+    }
+
+    func push(_ buffer: AudioBuffer, into output: inout PlanarFIFO) {
+        let n = buffer.frameCount
+        guard n > 0 else { return }
+        for c in 0..<channelCount { input[c].append(contentsOf: buffer.channels[c]) }
+        let start = mono.count
+        mono.append(contentsOf: repeatElement(0, count: n))
+        mono.withUnsafeMutableBufferPointer { m in
+            for c in 0..<channelCount {
+                buffer.channels[c].withUnsafeBufferPointer { src in
+                    for f in 0..<n { m[start + f] += src[f] }
+                }
+            }
+        }
+        render(final: false, into: &output)
+    }
+
+    func finish(into output: inout PlanarFIFO) {
+        render(final: true, into: &output)
+    }
+
+    /// Chooses where grain `grainIndex` starts in the source.
+    private func startGrain() {
+        let nominal = Int(nominalSource.rounded())
+        if grainIndex == 0 {
+            grainSource = nominal
+            continuation = -1
+        } else {
+            let cont = grainSource + grain
+            if rate == 1 && cont == nominal {
+                continuation = -1        // seamless: the previous grain simply continues
+                grainSource = cont
+            } else {
+                continuation = cont
+                grainSource = transientStart(skippedFrom: cont, to: nominal)
+                    ?? bestMatch(nominal: nominal, reference: cont)
+            }
+        }
+        nominalSource += Double(grain) * rate
+        offsetInGrain = 0
+        grainStarted = true
+    }
+
+    /// When speeding up, the source between the previous grain's end and the next grain's
+    /// nominal start is skipped. If a transient (a 1 ms window 15 dB above the median level
+    /// around it) lies there, the next grain starts just before it instead, so clicks and
+    /// onsets are never dropped; the grain is then at most one grain early.
+    private func transientStart(skippedFrom reference: Int, to nominal: Int) -> Int? {
+        guard nominal > reference else { return nil }
+        let win = max(8, crossfade / 5)
+        let from = max(base, reference - grain), to = min(nominal, inputEnd - win)
+        guard to - from >= 4 * win else { return nil }
+        return mono.withUnsafeBufferPointer { m -> Int? in
+            var energies: [(start: Int, e: Float)] = []
+            var s = from
+            while s + win <= to + win && s <= to {
+                var e: Float = 0
+                for i in 0..<win { let v = m[s - base + i]; e += v * v }
+                energies.append((s, e))
+                s += win / 2
+            }
+            let median = energies.map(\.e).sorted()[energies.count / 2]
+            guard let peak = energies.filter({ $0.start >= reference }).max(by: { $0.e < $1.e }),
+                  peak.e > 31.6 * median + 1e-12 else { return nil }
+            return min(max(reference, peak.start - 2 * win), nominal)
+        }
+    }
+
+    /// The start in `[nominal − window, nominal]` whose preceding `crossfade` frames best
+    /// match (normalised cross-correlation) those preceding `reference`.
+    private func bestMatch(nominal: Int, reference: Int) -> Int {
+        let x = crossfade
+        let lo = max(nominal - window, base + x, 0), hi = nominal
+        guard reference - x >= base, lo <= hi, hi <= inputEnd else { return max(nominal, base) }
+        return mono.withUnsafeBufferPointer { m -> Int in
+            let ref = m.baseAddress! + (reference - x - base)
+            func score(_ a: Int) -> Double {
+                let cand = m.baseAddress! + (a - x - base)
+                var dot: Float = 0, energy: Float = 0
+                for i in 0..<x {
+                    dot += ref[i] * cand[i]
+                    energy += cand[i] * cand[i]
+                }
+                return Double(dot) / (Double(energy).squareRoot() + 1e-12)
+            }
+            var best = hi, bestScore = score(hi)
+            var a = hi - 4
+            while a >= lo {
+                let s = score(a)
+                if s > bestScore { best = a; bestScore = s }
+                a -= 4
+            }
+            let coarse = best
+            for b in max(lo, coarse - 3)...min(hi, coarse + 3) where b != coarse {
+                let s = score(b)
+                if s > bestScore { best = b; bestScore = s }
+            }
+            return best
+        }
+    }
+
+    /// Writes output frames while the input they need is there (or, when `final`, reading
+    /// silence past the end of the input).
+    private func render(final: Bool, into output: inout PlanarFIFO) {
+        var produced = [[Float]](repeating: [], count: channelCount)
+        outer: while true {
+            if !grainStarted {
+                // The match needs the frames before the nominal start.
+                let nominal = Int(nominalSource.rounded())
+                if !final && nominal > inputEnd { break }
+                if final && grainIndex > 0 && nominal >= inputEnd { break }
+                startGrain()
+            }
+            // How many frames of this grain can be written now.
+            var avail = grain - offsetInGrain
+            if !final {
+                avail = min(avail, inputEnd - (grainSource + offsetInGrain))
+                if continuation >= 0 && offsetInGrain < crossfade {
+                    avail = min(avail, inputEnd - (continuation + offsetInGrain))
+                }
+            }
+            if avail <= 0 {
+                if final { break outer }
+                break
+            }
+            for c in 0..<channelCount {
+                input[c].withUnsafeBufferPointer { src in
+                    func at(_ i: Int) -> Float {
+                        let k = i - base
+                        return k >= 0 && k < src.count ? src[k] : 0
+                    }
+                    var chunk = [Float](repeating: 0, count: avail)
+                    for i in 0..<avail {
+                        let o = offsetInGrain + i
+                        var v = at(grainSource + o)
+                        if continuation >= 0 && o < crossfade {
+                            let w = fade[o]
+                            v = at(continuation + o) * (1 - w) + v * w
+                        }
+                        chunk[i] = v
+                    }
+                    produced[c].append(contentsOf: chunk)
+                }
+            }
+            offsetInGrain += avail
+            if offsetInGrain == grain {
+                grainIndex += 1
+                grainStarted = false
+            } else if !final {
+                break
+            }
+        }
+        if !produced[0].isEmpty {
+            output.append(AudioBuffer(planar: produced))
+        }
+        trimInput()
+    }
+
+    /// Drops input no future grain can read.
+    private func trimInput() {
+        var keep = Int(nominalSource.rounded()) - window - crossfade - 8
+        if grainStarted { keep = min(keep, grainSource, continuation >= 0 ? continuation : keep) }
+        keep = min(keep, grainSource + grain - crossfade - 8)
+        let drop = keep - base
+        if drop > 32768 {
+            for c in 0..<channelCount { input[c].removeFirst(drop) }
+            mono.removeFirst(drop)
+            base += drop
+        }
+    }
+}

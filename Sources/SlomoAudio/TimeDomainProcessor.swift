@@ -1,0 +1,159 @@
+import SlomoCore
+import CSoundTouch
+
+/// `TimePitchAlgorithm.timeDomain`: SoundTouch's WSOLA tempo change through its C API, with
+/// SoundTouch's default (music) settings, channels interleaved together.
+///
+/// SoundTouch's output is exact only after `flush()` (pitfall 20), so the stream flushes only
+/// in `finish()`; `reset()` uses `clear()`.
+public final class TimeDomainProcessor: TimePitchProcessor {
+    public let algorithm = TimePitchAlgorithm.timeDomain
+    public let sampleRate: Int
+    public let channelCount: Int
+    private let stream: ExactStream<SoundTouchEngine>
+
+    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
+        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
+        let r = try TimePitchAlgorithm.timeDomain.validatedRate(rate)
+        self.sampleRate = sampleRate
+        self.channelCount = channelCount
+        let engine = SoundTouchEngine(sampleRate: sampleRate, channelCount: channelCount)
+        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
+    }
+
+    public var rate: Double { stream.rate }
+    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
+    /// Frames dropped at the start to align the output (known after the first push).
+    public var latency: Int { stream.engine.startDelay }
+    /// SoundTouch's own estimate of its initial input-to-output latency, in input frames
+    /// (how much input it holds before output appears), for information.
+    public var bufferedLatency: Int { stream.engine.initialLatency }
+    /// SoundTouch's nominal output sequence (its hop), in frames.
+    public var hopFrames: Int { stream.engine.hop }
+    public var compensatesLatency: Bool { stream.compensates }
+    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
+        try checkChannels(input, channelCount)
+        return stream.process(input)
+    }
+    public func finish() -> AudioBuffer { stream.finish() }
+    public func reset() { stream.reset() }
+    /// Measures the engine itself at rate 1 (tests only).
+    func disableBypass() { stream.bypassEnabled = false }
+    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
+        try checkChannels(input, channelCount)
+        return stream.stretchWhole(input)
+    }
+}
+
+final class SoundTouchEngine: StretchEngine {
+    let channelCount: Int
+    private let handle: UnsafeMutableRawPointer
+    /// Output frames to drop at the start: the start pad, less the amount by which
+    /// SoundTouch's output runs early when slowing down (`earlyPerStretch` × (1/tempo − 1)).
+    private(set) var startDelay = 0
+    private var started = false
+    private var tempo = 1.0
+    private let sampleRate: Int
+    private let chunk = 4096
+    private let interleavedIn: UnsafeMutablePointer<Float>
+    private let interleavedOut: UnsafeMutablePointer<Float>
+
+    init(sampleRate: Int, channelCount: Int) {
+        let h = soundtouch_createInstance()!
+        handle = h
+        self.channelCount = channelCount
+        self.sampleRate = sampleRate
+        interleavedIn = .allocate(capacity: chunk * channelCount)
+        interleavedOut = .allocate(capacity: chunk * channelCount)
+        soundtouch_setChannels(h, UInt32(channelCount))
+        soundtouch_setSampleRate(h, UInt32(sampleRate))
+        soundtouch_setSetting(h, Int32(SLOMO_ST_SETTING_USE_QUICKSEEK), 0)
+    }
+
+    deinit {
+        soundtouch_destroyInstance(handle)
+        interleavedIn.deallocate()
+        interleavedOut.deallocate()
+    }
+
+    var initialLatency: Int { Int(soundtouch_getSetting(handle, Int32(SLOMO_ST_SETTING_INITIAL_LATENCY))) }
+
+    var hop: Int { Int(soundtouch_getSetting(handle, Int32(SLOMO_ST_SETTING_NOMINAL_OUTPUT_SEQUENCE))) }
+
+    /// Below this tempo (outside the 0.5–2 where its parameters adapt) SoundTouch's automatic sequence (up to 90 ms) places a transient up
+    /// to ~90 ms early; 40 ms sequences with a 15 ms seek window keep it within ~20 ms. Slowing
+    /// down only repeats audio, so the shorter sequence drops no transients.
+    static let shortSequenceBelow = 0.5
+
+    /// How early SoundTouch's output runs per unit of (1/tempo − 1), in seconds, measured
+    /// with the automatic sequence (0.044) and the short one (0.035).
+    private var earlyPerStretch: Double { tempo < Self.shortSequenceBelow ? 0.035 : 0.044 }
+
+    func setRate(_ rate: Double) {
+        tempo = rate
+        soundtouch_setTempo(handle, Float(rate))
+        let short = rate < Self.shortSequenceBelow
+        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEQUENCE_MS), short ? 40 : 0)
+        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEEKWINDOW_MS), short ? 15 : 0)
+    }
+
+    /// Feeds the start pad (100 ms of silence) at the first push, so that the early start of
+    /// SoundTouch's output falls into silence that is then dropped.
+    private func start(into output: inout PlanarFIFO) {
+        started = true
+        let pad = sampleRate / 10
+        let early = tempo < 1 ? earlyPerStretch * Double(sampleRate) * (1 / tempo - 1) : 0
+        startDelay = Int((Double(pad) / tempo - early).rounded())
+        let zeros = AudioBuffer(channelCount: channelCount, frameCount: pad)
+        feed(zeros, into: &output)
+    }
+
+    var settingsDescription: String {
+        let names = ["seq", "seek", "overlap", "nomIn", "nomOut", "latency"]
+        let ids = [SLOMO_ST_SETTING_SEQUENCE_MS, SLOMO_ST_SETTING_SEEKWINDOW_MS, SLOMO_ST_SETTING_OVERLAP_MS,
+                   SLOMO_ST_SETTING_NOMINAL_INPUT_SEQUENCE, SLOMO_ST_SETTING_NOMINAL_OUTPUT_SEQUENCE,
+                   SLOMO_ST_SETTING_INITIAL_LATENCY]
+        return zip(names, ids).map { "\($0)=\(soundtouch_getSetting(handle, Int32($1)))" }.joined(separator: " ")
+    }
+
+    func reset() {
+        soundtouch_clear(handle)
+        started = false
+        startDelay = 0
+    }
+
+    private func receive(into output: inout PlanarFIFO) {
+        while true {
+            let got = Int(soundtouch_receiveSamples(handle, interleavedOut, UInt32(chunk)))
+            if got <= 0 { return }
+            output.append(interleaved: interleavedOut, frames: got)
+        }
+    }
+
+    func push(_ input: AudioBuffer, into output: inout PlanarFIFO) {
+        if !started { start(into: &output) }
+        feed(input, into: &output)
+    }
+
+    private func feed(_ input: AudioBuffer, into output: inout PlanarFIFO) {
+        let cc = channelCount
+        var start = 0
+        while start < input.frameCount {
+            let n = min(chunk, input.frameCount - start)
+            for c in 0..<cc {
+                input.channels[c].withUnsafeBufferPointer { src in
+                    for f in 0..<n { interleavedIn[f * cc + c] = src[start + f] }
+                }
+            }
+            soundtouch_putSamples(handle, interleavedIn, UInt32(n))
+            receive(into: &output)
+            start += n
+        }
+    }
+
+    func finish(into output: inout PlanarFIFO) {
+        if !started { start(into: &output) }
+        soundtouch_flush(handle)
+        receive(into: &output)
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import SlomoCore
+
+/// The four ways slomo changes the speed of audio. This is SlomoCore's `AudioAlgorithm` (the
+/// time model names the algorithm of each section; there is one enum, not two) with the
+/// audio engine's knowledge added: rate ranges, snapping, processors.
+///
+/// | case | CLI | engine | rates |
+/// |---|---|---|---|
+/// | `spectral` | `spectral` | Rubber Band R3 ("finer") | 1/32 … 32 |
+/// | `timeDomain` | `time-domain` | SoundTouch (WSOLA) | 1/32 … 32, best within 0.5 … 2 |
+/// | `varispeed` | `varispeed` | libsamplerate sinc | 1/32 … 32, pitch follows speed |
+/// | `lowQualityZeroLatency` (= `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
+public typealias TimePitchAlgorithm = AudioAlgorithm
+
+extension AudioAlgorithm {
+    /// AVFoundation's name for `lowLatency`: fixed-grain splicing, first output sample = first
+    /// input sample.
+    public static var lowQualityZeroLatency: AudioAlgorithm { .lowLatency }
+
+    /// The default algorithm (`spectral`).
+    public static var defaultAlgorithm: AudioAlgorithm { .spectral }
+
+    /// The name used on the command line (`--audio NAME`).
+    public var cliName: String { rawValue }
+
+    /// Smallest rate this algorithm accepts.
+    public var minimumRate: Double { self == .lowLatency ? 0.5 : 1.0 / 32 }
+    /// Largest rate this algorithm accepts.
+    public var maximumRate: Double { self == .lowLatency ? 2 : 32 }
+    /// Rates where the algorithm works at its best (`timeDomain` is usable beyond them, but
+    /// SoundTouch's tempo parameters stop adapting outside 0.5 … 2).
+    public var recommendedRates: ClosedRange<Double> {
+        switch self {
+        case .spectral, .varispeed: return (1.0 / 32)...32
+        case .timeDomain, .lowLatency: return 0.5...2
+        }
+    }
+
+    /// Whether `rate` is inside `recommendedRates` (for warnings such as "time-domain works
+    /// best between 0.5 and 2").
+    public func isRecommended(_ rate: Double) -> Bool { recommendedRates.contains(rate) }
+
+    /// The rates `lowQualityZeroLatency` plays at; other rates snap to the nearest one.
+    public static let lowLatencyRates: [Double] = [0.5, 2.0 / 3, 0.8, 1, 1.25, 1.5, 2]
+
+    /// Checks `rate` for this algorithm and returns the rate it will really play at (the
+    /// snapped rate for `lowQualityZeroLatency`, `rate` itself otherwise).
+    ///
+    /// Throws `AudioError` (`.invalidRate`) for zero, negative, NaN or infinite rates and
+    /// (`.rateOutOfRange`) for rates outside `minimumRate … maximumRate`, naming algorithms
+    /// that can play the rate.
+    public func validatedRate(_ rate: Double) throws -> Double {
+        guard rate.isFinite else {
+            throw AudioError(.invalidRate, "rate \(rate) is not a number; use a positive rate such as 0.5 or 2")
+        }
+        guard rate > 0 else {
+            throw AudioError(.invalidRate,
+                             "rate \(Self.format(rate)) must be greater than 0 (0.25 = four times slower, 2 = twice as fast)")
+        }
+        let tolerance = 1e-9  // so that 1/32 computed in floating point is accepted
+        guard rate >= minimumRate * (1 - tolerance), rate <= maximumRate * (1 + tolerance) else {
+            if self == .lowLatency {
+                throw AudioError(.rateOutOfRange,
+                                 "rate \(Self.format(rate)) is outside the low-latency algorithm's range 0.5–2; "
+                                     + "use --audio spectral, time-domain or varispeed for rates from 1/32 to 32")
+            }
+            throw AudioError(.rateOutOfRange,
+                             "rate \(Self.format(rate)) is outside the \(cliName) algorithm's range 1/32–32")
+        }
+        if self == .lowLatency { return Self.snapLowLatency(rate) }
+        return min(max(rate, minimumRate), maximumRate)
+    }
+
+    /// The nearest of `lowLatencyRates`, compared on a logarithmic scale.
+    public static func snapLowLatency(_ rate: Double) -> Double {
+        lowLatencyRates.min { abs(log2($0 / rate)) < abs(log2($1 / rate)) } ?? 1
+    }
+
+    static func format(_ x: Double) -> String {
+        let s = String(x)
+        return s.hasSuffix(".0") ? String(s.dropLast(2)) : s
+    }
+}
