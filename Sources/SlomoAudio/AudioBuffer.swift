@@ -169,3 +169,17 @@ struct PlanarFIFO {
         head = 0
     }
 }
+
+extension AudioBuffer {
+    /// Writes frames `start ..< start + count`, channels interleaved, into `destination`
+    /// (which must hold `count × channelCount` samples): the layout SoundTouch and
+    /// libsamplerate take.
+    func interleave(from start: Int, count: Int, into destination: UnsafeMutablePointer<Float>) {
+        let stride = channelCount
+        for (channel, samples) in channels.enumerated() {
+            samples.withUnsafeBufferPointer { source in
+                for frame in 0..<count { destination[frame * stride + channel] = source[start + frame] }
+            }
+        }
+    }
+}

@@ -13,43 +13,21 @@ import Foundation
 /// (`latency` = 0), and when slowing down (rate ≤ 1) every output frame depends only on input
 /// already pushed. Rates snap to 0.5, 2/3, 0.8, 1, 1.25, 1.5, 2; at rate 1 the input is copied
 /// unchanged. Rate changes take effect at the next grain.
-public final class LowLatencyProcessor: TimePitchProcessor {
-    public let algorithm = TimePitchAlgorithm.lowQualityZeroLatency
-    public let sampleRate: Int
-    public let channelCount: Int
-    private let stream: ExactStream<SplicerEngine>
-
+public final class LowLatencyProcessor: EngineProcessor {
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
-        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
-        let r = try TimePitchAlgorithm.lowQualityZeroLatency.validatedRate(rate)
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        let engine = SplicerEngine(sampleRate: sampleRate, channelCount: channelCount)
-        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
+        try super.init(.lowQualityZeroLatency, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+                       compensatesLatency: compensatesLatency) { _ in
+            SplicerEngine(sampleRate: sampleRate, channelCount: channelCount)
+        }
     }
 
-    public var rate: Double { stream.rate }
-    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
+    private var splicer: SplicerEngine { stream.engine as! SplicerEngine }
     /// Sets a rate between 0.5 and 2 without snapping (used for ramps).
     func setUnsnappedRate(_ rate: Double) { stream.setRate(min(max(rate, 0.5), 2)) }
-    public var latency: Int { 0 }
-    public var compensatesLatency: Bool { stream.compensates }
     /// Length of a grain in frames (20 ms).
-    public var grainFrameCount: Int { stream.engine.grain }
+    public var grainFrameCount: Int { splicer.grain }
     /// Length of the crossfade at each splice in frames (5 ms).
-    public var crossfadeFrameCount: Int { stream.engine.crossfade }
-    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.process(input)
-    }
-    public func finish() -> AudioBuffer { stream.finish() }
-    public func reset() { stream.reset() }
-    /// Measures the engine itself at rate 1 (tests only).
-    func disableBypass() { stream.bypassEnabled = false }
-    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.stretchWhole(input)
-    }
+    public var crossfadeFrameCount: Int { splicer.crossfade }
 }
 
 final class SplicerEngine: StretchEngine {

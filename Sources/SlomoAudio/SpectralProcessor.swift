@@ -7,35 +7,15 @@ import CRubberBand
 /// preferred start pad, drop the start delay, end with pad + a block of zeros marked final,
 /// drain until `available()` is −1). `stretch(_:)` uses offline mode, studying the input in
 /// chunks of at most 16384 frames.
-public final class SpectralProcessor: TimePitchProcessor {
-    public let algorithm = TimePitchAlgorithm.spectral
-    public let sampleRate: Int
-    public let channelCount: Int
-    private let stream: ExactStream<RubberBandEngine>
-
+public final class SpectralProcessor: EngineProcessor {
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
-        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
-        let r = try TimePitchAlgorithm.spectral.validatedRate(rate)
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        let engine = try RubberBandEngine(sampleRate: sampleRate, channelCount: channelCount, rate: r)
-        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
+        try super.init(.spectral, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+                       compensatesLatency: compensatesLatency) { validated in
+            try RubberBandEngine(sampleRate: sampleRate, channelCount: channelCount, rate: validated)
+        }
     }
 
-    public var rate: Double { stream.rate }
-    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
-    public var latency: Int { stream.engine.startDelay }
-    public var compensatesLatency: Bool { stream.compensates }
-    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.process(input)
-    }
-    public func finish() -> AudioBuffer { stream.finish() }
-    public func reset() { stream.reset() }
-    /// Measures the engine itself at rate 1 (tests only).
-    func disableBypass() { stream.bypassEnabled = false }
-
-    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
+    public override func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
         try checkChannels(input, channelCount)
         reset()
         if rate == 1 && stream.bypassEnabled { return input }

@@ -6,43 +6,20 @@ import CSoundTouch
 ///
 /// SoundTouch's output is exact only after `flush()` (pitfall 20), so the stream flushes only
 /// in `finish()`; `reset()` uses `clear()`.
-public final class TimeDomainProcessor: TimePitchProcessor {
-    public let algorithm = TimePitchAlgorithm.timeDomain
-    public let sampleRate: Int
-    public let channelCount: Int
-    private let stream: ExactStream<SoundTouchEngine>
-
+public final class TimeDomainProcessor: EngineProcessor {
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
-        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
-        let r = try TimePitchAlgorithm.timeDomain.validatedRate(rate)
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        let engine = SoundTouchEngine(sampleRate: sampleRate, channelCount: channelCount)
-        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
+        try super.init(.timeDomain, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+                       compensatesLatency: compensatesLatency) { _ in
+            SoundTouchEngine(sampleRate: sampleRate, channelCount: channelCount)
+        }
     }
 
-    public var rate: Double { stream.rate }
-    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
-    /// Frames dropped at the start to align the output (known after the first push).
-    public var latency: Int { stream.engine.startDelay }
+    private var soundTouch: SoundTouchEngine { stream.engine as! SoundTouchEngine }
     /// SoundTouch's own estimate of its initial input-to-output latency, in input frames
     /// (how much input it holds before output appears), for information.
-    public var bufferedLatency: Int { stream.engine.initialLatency }
+    public var bufferedLatency: Int { soundTouch.initialLatency }
     /// SoundTouch's nominal output sequence (its hop), in frames.
-    public var hopFrames: Int { stream.engine.hop }
-    public var compensatesLatency: Bool { stream.compensates }
-    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.process(input)
-    }
-    public func finish() -> AudioBuffer { stream.finish() }
-    public func reset() { stream.reset() }
-    /// Measures the engine itself at rate 1 (tests only).
-    func disableBypass() { stream.bypassEnabled = false }
-    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.stretchWhole(input)
-    }
+    public var hopFrames: Int { soundTouch.hop }
 }
 
 final class SoundTouchEngine: StretchEngine {
@@ -136,15 +113,10 @@ final class SoundTouchEngine: StretchEngine {
     }
 
     private func feed(_ input: AudioBuffer, into output: inout PlanarFIFO) {
-        let cc = channelCount
         var start = 0
         while start < input.frameCount {
             let n = min(chunk, input.frameCount - start)
-            for c in 0..<cc {
-                input.channels[c].withUnsafeBufferPointer { src in
-                    for f in 0..<n { interleavedIn[f * cc + c] = src[start + f] }
-                }
-            }
+            input.interleave(from: start, count: n, into: interleavedIn)
             soundtouch_putSamples(handle, interleavedIn, UInt32(n))
             receive(into: &output)
             start += n

@@ -87,8 +87,8 @@ protocol StretchEngine: AnyObject {
 }
 
 /// Latency compensation and exact-length bookkeeping shared by all processors.
-final class ExactStream<Engine: StretchEngine> {
-    let engine: Engine
+final class ExactStream {
+    let engine: any StretchEngine
     let compensates: Bool
     private(set) var rate: Double
     /// Output frames owed for input pushed at earlier rates.
@@ -110,7 +110,7 @@ final class ExactStream<Engine: StretchEngine> {
         didSet { bypass = bypass && bypassEnabled }
     }
 
-    init(engine: Engine, rate: Double, compensates: Bool) {
+    init(engine: any StretchEngine, rate: Double, compensates: Bool) {
         self.engine = engine
         self.rate = rate
         self.compensates = compensates

@@ -5,7 +5,7 @@ import CSampleRate
 /// follows the speed, like tape. The ratio handed to libsamplerate is output/input = 1/rate,
 /// and when the rate changes between pushes, libsamplerate glides to the new ratio across the
 /// block (ramps are smooth, not stepped). Never uses libsamplerate's linear or hold modes.
-public final class VarispeedProcessor: TimePitchProcessor {
+public final class VarispeedProcessor: EngineProcessor {
     /// libsamplerate's sinc converters.
     public enum Quality: Sendable {
         /// `SRC_SINC_BEST_QUALITY`: ≈ 145 dB SNR, slowest.
@@ -16,36 +16,12 @@ public final class VarispeedProcessor: TimePitchProcessor {
         case fastest
     }
 
-    public let algorithm = TimePitchAlgorithm.varispeed
-    public let sampleRate: Int
-    public let channelCount: Int
-    private let stream: ExactStream<SampleRateEngine>
-
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true,
                 quality: Quality = .medium) throws {
-        try checkFormat(sampleRate: sampleRate, channelCount: channelCount)
-        let r = try TimePitchAlgorithm.varispeed.validatedRate(rate)
-        self.sampleRate = sampleRate
-        self.channelCount = channelCount
-        let engine = try SampleRateEngine(channelCount: channelCount, rate: r, quality: quality)
-        stream = ExactStream(engine: engine, rate: r, compensates: compensatesLatency)
-    }
-
-    public var rate: Double { stream.rate }
-    public func setRate(_ rate: Double) throws { stream.setRate(try algorithm.validatedRate(rate)) }
-    public var latency: Int { stream.engine.startDelay }
-    public var compensatesLatency: Bool { stream.compensates }
-    public func process(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.process(input)
-    }
-    public func finish() -> AudioBuffer { stream.finish() }
-    public func reset() { stream.reset() }
-    /// Measures the engine itself at rate 1 (tests only).
-    func disableBypass() { stream.bypassEnabled = false }
-    public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
-        try checkChannels(input, channelCount)
-        return stream.stretchWhole(input)
+        try super.init(.varispeed, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+                       compensatesLatency: compensatesLatency) { validated in
+            try SampleRateEngine(channelCount: channelCount, rate: validated, quality: quality)
+        }
     }
 }
 
@@ -136,15 +112,10 @@ final class SampleRateEngine: StretchEngine {
     }
 
     func push(_ input: AudioBuffer, into output: inout PlanarFIFO) {
-        let cc = channelCount
         var start = 0
         while start < input.frameCount {
             let n = min(chunk, input.frameCount - start)
-            for c in 0..<cc {
-                input.channels[c].withUnsafeBufferPointer { src in
-                    for f in 0..<n { inBuf[f * cc + c] = src[start + f] }
-                }
-            }
+            input.interleave(from: start, count: n, into: inBuf)
             run(frames: n, endOfInput: false, into: &output)
             start += n
         }
