@@ -49,6 +49,9 @@ let package = Package(
         .executableTarget(name: "RetimeExample", dependencies: ["SlomoCore", "SlomoMedia", "SlomoExport"],
                           path: "Examples/RetimeExample"),
 
+        // Benchmarks (scripts/bench): they measure and print, they do not assert.
+        .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),
+
         // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore"], path: "Tests/SlomoTestSupport"),
         .testTarget(

@@ -26,8 +26,13 @@ struct Retime: ParsableCommand {
             (SoundTouch, cheap, good for voice), low-latency (splicing, rates 0.5-2), varispeed \
             (pitch follows speed, like tape).
 
+            With --cfr FPS the video is rendered at a constant frame rate instead and re-encoded \
+            (H.264 by default): each output frame shows, blends or interpolates the source frames \
+            the time map puts there. The video options are those of `slomo export` (docs/cfr.md).
+
             Examples:
               slomo retime match.mov --section 2-4x0.25 -o match-slow.mov
+              slomo retime match.mov --section 2-4x0.25 --cfr 30 -o match-30.mp4
               slomo retime match.mov --section 1-2x0.5 --section 5-7x0.25 --audio varispeed
               slomo retime match.mov --section 2-4x0.25 --dry-run
             """)
@@ -38,20 +43,11 @@ struct Retime: ParsableCommand {
     @Option(name: .customLong("section"), help: ArgumentHelp("A section to retime, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
     var sections: [String] = []
 
-    @Option(name: .shortAndLong, help: "Output movie (.mov or .mp4). Default: INPUT-slomo.EXT beside the input.")
-    var output: String?
+    @OptionGroup var outputOptions: OutputOptions
 
-    @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral, time-domain, low-latency, varispeed.", valueName: "name"))
-    var audio: String = AudioAlgorithm.spectral.rawValue
+    @OptionGroup var audioOptions: AudioOptions
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm.", valueName: "codec"))
-    var audioCodec: String = AudioCodec.aac.rawValue
-
-    @Flag(help: "Replace the output file if it exists.")
-    var overwrite = false
-
-    @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, durations) and write nothing.")
-    var dryRun = false
+    @OptionGroup(title: "Constant frame rate (re-encode)") var cfrOptions: CFROptions
 
     @Option(name: .customLong("save-script"), help: ArgumentHelp("Also write the equivalent edit script (.yaml or .json) for `slomo export`.", valueName: "file"))
     var saveScript: String?
@@ -60,40 +56,52 @@ struct Retime: ParsableCommand {
 
     func validate() throws {
         guard !sections.isEmpty else { throw ValidationError("Give at least one --section, e.g. --section 2-4x0.25.") }
-        guard AudioCodec(rawValue: audioCodec) != nil else {
-            throw ValidationError("Unknown --audio-codec '\(audioCodec)'; expected aac, alac or pcm.")
-        }
     }
 
     func run() throws {
-        let algorithm = try AudioAlgorithm(parsing: audio)
+        let algorithm = try audioOptions.algorithm()
+        let audioCodec = try audioOptions.codec()
+        let frameRate = try cfrOptions.frameRate()
+        if frameRate == nil && cfrOptions.anyVideoOption {
+            throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
+        }
+        let video = try cfrOptions.videoSettings()
         let file = try MediaFile(path: input)
         let composition = try Composition(retiming: file, sections: sections)
-        let target = output ?? Self.defaultOutput(for: input)
-        if dryRun {
-            print(PlanCommand.table(try Plan(composition.timeMap(), defaultAudio: algorithm)))
-            print("would write \(target) (passthrough: video copied, audio \(algorithm), \(audioCodec))")
+        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: frameRate == nil ? nil : video.codec)
+        let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
+                                      audioCodec: audioCodec, overwrite: outputOptions.overwrite)
+        if outputOptions.dryRun {
+            if case .constantFrameRate(let rate) = settings.mode { try video.validate(frameRate: rate) }
+            print(try ExportRunner.planText(composition, settings: settings, video: video))
+            print("would write \(target)")
             return
         }
-        let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm,
-                                      audioCodec: AudioCodec(rawValue: audioCodec)!, overwrite: overwrite)
         if let saveScript {
-            try OutputPath.checkWritable(saveScript, overwrite: overwrite)
-            try EditScript(retiming: input, sections: sections, settings: settings).write(to: saveScript)
+            try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)
+            var script = try EditScript(retiming: input, sections: sections, settings: settings)
+            if frameRate != nil {
+                script.output.codec = video.codec.rawValue
+                if cfrOptions.frames != nil { script.output.frames = video.frames }
+                script.output.size = video.size
+                if cfrOptions.scaling != nil { script.output.scaling = video.scaling }
+            }
+            try script.write(to: saveScript)
         }
-        let session = ExportSession(composition: composition, to: target, settings: settings)
-        let interrupt = Interrupt { session.cancel() }
-        defer { withExtendedLifetime(interrupt) {} }
-        let result = try session.run(progress: ProgressPrinter(style: progressOptions.style).callAsFunction)
-        if !progressOptions.quiet {
-            print("\(result.outputPath): \(String(format: "%.3f", result.outputDuration.doubleSeconds)) s, \(result.videoFrames) video packets copied, \(result.audioTracks) audio track(s) rendered with \(algorithm)")
-        }
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions)
     }
 
-    /// `clip.mov` → `clip-slomo.mov`, beside the input.
-    static func defaultOutput(for input: String) -> String {
+    /// `clip.mov` → `clip-slomo.mov`, beside the input; for CFR exports the extension suits
+    /// the codec (ProRes → .mov, FFV1 → .mkv, H.264/HEVC keep .mov/.mp4).
+    static func defaultOutput(for input: String, codec: VideoExportSettings.Codec? = nil) -> String {
         let url = URL(fileURLWithPath: input)
-        let ext = url.pathExtension.isEmpty ? "mov" : url.pathExtension
+        var ext = url.pathExtension.isEmpty ? "mov" : url.pathExtension.lowercased()
+        switch codec {
+        case .prores?: ext = "mov"
+        case .ffv1?: ext = "mkv"
+        case .h264?, .hevc?: if !["mov", "mp4", "m4v", "mkv"].contains(ext) { ext = "mp4" }
+        case nil: break
+        }
         return url.deletingPathExtension().path + "-slomo." + ext
     }
 }

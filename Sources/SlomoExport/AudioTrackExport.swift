@@ -26,8 +26,13 @@ final class AudioTrackExport {
          codec: AudioCodec, muxer: Muxer) throws {
         reader = try FrameReader(path: path, stream: index)
         streamIndex = index
-        let source = reader.decoder.audioFormat
-        format = AudioFormat(sampleRate: source.sampleRate, layout: source.layout, sampleFormat: .floatPlanar)
+        // The first frame says what the decoder really produces (a WAV's layout may be only a
+        // channel count) and where the samples start (not necessarily at 0).
+        guard let first = try reader.next() else {
+            throw ExportError(.noAudio, "\(path): audio stream \(index) holds no samples")
+        }
+        let source = first.audioFormat
+        format = AudioFormat(sampleRate: source.sampleRate, layout: source.layout.specified, sampleFormat: .floatPlanar)
         toPlanarFloat = try Resampler(from: source, to: format)
         encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName,
                                                           format: Self.encoderFormat(codec, format),
@@ -37,15 +42,9 @@ final class AudioTrackExport {
         outputStream = try muxer.addStream(for: encoder)
         rendered = Array(repeating: [], count: format.channelCount)
 
-        // The first decoded samples sit at the first frame's timestamp, not necessarily at 0.
-        var firstFrames: [[Float]] = []
-        var firstTime = MediaTime.zero
-        while firstFrames.isEmpty, let frame = try reader.next() {
-            firstTime = (frame.presentationTime ?? .zero) - origin
-            let converted = try toPlanarFloat.convert(frame)
-            if converted.sampleCount > 0 { firstFrames = converted.floatChannels() }
-        }
-        var queued: [[Float]]? = firstFrames.isEmpty ? nil : firstFrames
+        let firstTime = (first.presentationTime ?? .zero) - origin
+        let firstFrames = try toPlanarFloat.convert(first).floatChannels()
+        var queued: [[Float]]? = firstFrames
         let pull: () throws -> AudioBuffer? = { [reader, toPlanarFloat] in
             if let first = queued {
                 queued = nil
@@ -115,6 +114,7 @@ final class AudioTrackExport {
         switch codec {
         case .aac: format.sampleFormat = .floatPlanar
         case .alac: format.sampleFormat = SampleFormat.int16Planar
+        case .flac: format.sampleFormat = .int16
         case .pcm: format.sampleFormat = .int16
         }
         return format

@@ -18,12 +18,20 @@ public final class ExportSession: Sendable {
     public let composition: Composition
     public let outputPath: String
     public let settings: ExportSettings
+    /// Codec, size, frame choice and quality of a constant-frame-rate export (unused by
+    /// passthrough).
+    public let video: VideoExportSettings
+    /// What the decoders of a constant-frame-rate export did: packets read, pictures decoded
+    /// and used (pictures no output slot needs are skipped where the codec allows).
+    public let decodeStatistics = DecodeStatistics()
     private let cancelled = Atomic<Bool>(false)
 
-    public init(composition: Composition, to outputPath: String, settings: ExportSettings = ExportSettings()) {
+    public init(composition: Composition, to outputPath: String, settings: ExportSettings = ExportSettings(),
+                video: VideoExportSettings = VideoExportSettings()) {
         self.composition = composition
         self.outputPath = outputPath
         self.settings = settings
+        self.video = video
     }
 
     /// Asks a running export to stop; it throws `ExportError` of kind `.cancelled` and leaves
@@ -41,9 +49,13 @@ public final class ExportSession: Sendable {
         }
         switch settings.mode {
         case .passthrough:
+            if composition.clips.count == 1, let clip = composition.clips.first,
+               AudioOnlyExport.applies(to: self, input: try MediaFile(path: clip.source)) {
+                return try AudioOnlyExport(session: self).run(progress: progress)
+            }
             return try PassthroughExport(session: self).run(progress: progress)
-        case .constantFrameRate:
-            throw ExportError(.invalidPlan, "constant-frame-rate export is not available yet; use passthrough")
+        case .constantFrameRate(let frameRate):
+            return try ConstantFrameRateExport(session: self, frameRate: frameRate).run(progress: progress)
         }
     }
 
@@ -65,6 +77,9 @@ public final class ExportSession: Sendable {
             thread.start()
         }
     }
+
+    /// The output's extension, lower-cased (`mov`, `wav`): it chooses the container.
+    var outputExtension: String { URL(fileURLWithPath: outputPath).pathExtension.lowercased() }
 
     /// Throws `.cancelled` when `cancel()` was called.
     func checkCancelled() throws {

@@ -34,6 +34,8 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
     case alac
     /// 16-bit PCM: exact and uncompressed, in .mov, .wav or .mkv (not .mp4).
     case pcm
+    /// FLAC: lossless and compressed, in .flac, .mkv or .mp4.
+    case flac
 
     /// The FFmpeg encoder.
     var encoderName: String {
@@ -41,6 +43,7 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
         case .aac: "aac"
         case .alac: "alac"
         case .pcm: "pcm_s16le"
+        case .flac: "flac"
         }
     }
 

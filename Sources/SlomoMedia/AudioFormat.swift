@@ -1,10 +1,13 @@
 import CFFmpeg
 
-/// A channel layout by FFmpeg's name (`mono`, `stereo`, `5.1(side)`) and channel count.
+/// A channel layout by FFmpeg's name (`mono`, `stereo`, `5.1(side)`) and channel count, or
+/// just a channel count when the source does not say which channels they are (WAV often).
 public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
     /// FFmpeg's description, which `av_channel_layout_from_string` reads back.
     public let name: String
     public let channelCount: Int
+    /// True when only the count is known (FFmpeg's `AV_CHANNEL_ORDER_UNSPEC`).
+    public let isUnspecified: Bool
 
     /// FFmpeg's default layout for a channel count (1 mono, 2 stereo, 6 5.1, …).
     public init(channelCount: Int) {
@@ -28,7 +31,12 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
         av_channel_layout_describe(&copy, &text, text.count)
         name = String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
         channelCount = Int(layout.nb_channels)
+        isUnspecified = layout.order == AV_CHANNEL_ORDER_UNSPEC
     }
+
+    /// This layout, or FFmpeg's default layout for the count when only the count is known:
+    /// what an encoder should be given.
+    public var specified: ChannelLayout { isUnspecified ? ChannelLayout(channelCount: channelCount) : self }
 
     public static let mono = ChannelLayout(channelCount: 1)
     public static let stereo = ChannelLayout(channelCount: 2)
@@ -36,7 +44,10 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
     /// Runs `body` with the layout as an `AVChannelLayout` (freed afterwards).
     func withAVLayout<R>(_ body: (UnsafeMutablePointer<AVChannelLayout>) throws -> R) rethrows -> R {
         var layout = AVChannelLayout()
-        if av_channel_layout_from_string(&layout, name) != 0 {
+        if isUnspecified {
+            layout.order = AV_CHANNEL_ORDER_UNSPEC
+            layout.nb_channels = Int32(channelCount)
+        } else if av_channel_layout_from_string(&layout, name) != 0 {
             av_channel_layout_default(&layout, Int32(channelCount))
         }
         defer { av_channel_layout_uninit(&layout) }

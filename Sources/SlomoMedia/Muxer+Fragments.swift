@@ -17,6 +17,13 @@ extension Muxer {
         }
     }
 
+    /// Pushes what FFmpeg's I/O buffer holds to the kernel (e.g. the header of a recording).
+    public func flushOutput() throws(FFmpegError) {
+        guard let io = context.pointee.pb else { return }
+        avio_flush(io)
+        if io.pointee.error < 0 { throw FFmpegError(code: io.pointee.error, operation: "write", path: path) }
+    }
+
     /// Bytes written to the output so far (what is still in FFmpeg's buffers included).
     public var bytesWritten: Int64 {
         guard let io = context.pointee.pb else { return 0 }

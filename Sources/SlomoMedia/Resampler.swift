@@ -8,7 +8,10 @@ public final class Resampler {
     /// The format frames are converted into.
     public let output: AudioFormat
 
+    /// A converter from `input` (a layout that is only a channel count is taken as FFmpeg's
+    /// default layout for it) to `output`.
     public init(from input: AudioFormat, to output: AudioFormat) throws(FFmpegError) {
+        let input = AudioFormat(sampleRate: input.sampleRate, layout: input.layout.specified, sampleFormat: input.sampleFormat)
         self.output = output
         let status = output.layout.withAVLayout { outLayout in
             input.layout.withAVLayout { inLayout in
@@ -29,6 +32,13 @@ public final class Resampler {
         converted.pointer.pointee.sample_rate = Int32(output.sampleRate)
         converted.pointer.pointee.format = output.sampleFormat.raw.rawValue
         output.layout.withAVLayout { _ = av_channel_layout_copy(&converted.pointer.pointee.ch_layout, $0) }
+        // swresample treats a bare channel count as its default layout; say so on the frame,
+        // or it reports the input as changed.
+        if let frame, frame.pointer.pointee.ch_layout.order == AV_CHANNEL_ORDER_UNSPEC {
+            let count = frame.pointer.pointee.ch_layout.nb_channels
+            av_channel_layout_uninit(&frame.pointer.pointee.ch_layout)
+            av_channel_layout_default(&frame.pointer.pointee.ch_layout, count)
+        }
         // swr_convert_frame sizes and allocates the output itself when it has no buffers.
         try check(swr_convert_frame(context, converted.pointer, frame?.pointer), "resample")
         if let pts = frame?.pts, let source = frame?.timeBase {

@@ -99,23 +99,4 @@ import Glibc
                 .snapped(frameRate: Rational(240), clipEnd: t(10))
         }
     }
-
-    @Test(.enabled(if: Benchmark.isEnabled)) func benchmarkOneMillionLookups() throws {
-        let map = try TimeMap(sections: (0..<50).map { i in
-            try Section(range: TimeRange(start: t(Int64(i) * 20 + 2), duration: t(10)), rate: i % 2 == 0 ? 0.25 : 2,
-                        rampIn: t(1, 2), rampOut: t(1, 2))
-        }, clipDuration: t(1000))
-        var checksum: Int64 = 0
-        let elapsed = ContinuousClock().measure {
-            for tick in 0..<1_000_000 as Range<Int64> {
-                checksum &+= map.outputTime(at: MediaTime(value: tick * 1000 / 1000 * 90, timescale: 90000)).value
-            }
-        }
-        print("1,000,000 forward lookups over \(map.segments.count) segments: \(elapsed) (checksum \(checksum))")
-    }
-}
-
-/// Benchmarks run only when `SLOMO_BENCH=1` is set: they measure, they do not assert.
-enum Benchmark {
-    static var isEnabled: Bool { getenv("SLOMO_BENCH").map { String(cString: $0) == "1" } ?? false }
 }

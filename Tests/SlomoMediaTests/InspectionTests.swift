@@ -113,3 +113,27 @@ import Testing
         #expect(text.contains("\"schemaVersion\" : 1"))
     }
 }
+
+/// PQ (HDR10) signalling and FFmpeg's own error texts.
+@Suite struct HDRAndErrorTests {
+    @Test func perceptualQuantizerClipIsHDR10() throws {
+        let path = try FixtureCache.shared.path(for: "pq", extension: "mp4", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=24:duration=0.5",
+            "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+            "-x265-params", "log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc",
+            "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-tag:v", "hvc1"])
+        let video = try #require(try MediaFile(path: path).videoStream?.video)
+        let probed = try #require(try FFprobe(path).stream("video"))
+        #expect(video.hdr?.kind == .pq)
+        #expect(video.color.transfer == "smpte2084" && video.color.transfer == probed["color_transfer"] as? String)
+        #expect(video.hdr?.dolbyVisionProfile == nil)
+    }
+
+    @Test func ffmpegErrorsCarryFFmpegsTextAndContext() {
+        let error = FFmpegError(code: FFmpegError.endOfFile.code, operation: "read packet", path: "clip.mov")
+        #expect(error.message == "End of file")
+        #expect(error.description == "clip.mov: read packet: End of file")
+        #expect(error.is(.endOfFile) && !error.is(.tryAgain))
+        #expect(FFmpegError.noSpace.message == "No space left on device")
+    }
+}

@@ -24,11 +24,19 @@ public enum Fixture: String, CaseIterable, Sendable {
     /// t = k + 0.5 s; AAC audio silent (−100 dBFS noise) but for a 10 ms 1 kHz beep starting
     /// at the same instants.
     case flashAndBeep
+    /// The `flashAndBeep` clip with flashes 1/30 s long: 8 white source frames from every
+    /// t = k + 0.5 s, for constant-frame-rate sync tests.
+    case longFlashAndBeep
+    /// 2 s, 160x120, 30 fps FFV1 (lossless) in .mov (exact 1/30 timestamps): an 8 px white bar on black moving 4 px a frame.
+    case movingBar
+    /// 0.5 s, 1280x720, 30 fps H.264 of flat mid grey, for scaling tests (bars are black).
+    case gray720
 
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg, .flashAndBeep: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .gray720: "mov"
+        case .movingBar: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
         }
@@ -73,6 +81,19 @@ public enum Fixture: String, CaseIterable, Sendable {
                 + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
             return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
                 + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+        case .longFlashAndBeep:
+            let flash = "color=c=black:size=160x120:rate=240:duration=10,"
+                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(mod(n,240),120,127)'"
+            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
+                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
+            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
+                + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+        case .movingBar:
+            let bar = "color=c=black:size=160x120:rate=30:duration=2[bg];color=c=white:size=8x120:rate=30:duration=2[bar];"
+                + "[bg][bar]overlay=x='mod(n*4,152)':y=0:shortest=1,format=yuv420p"
+            return quiet + ["-f", "lavfi", "-i", bar, "-c:v", "ffv1"]
+        case .gray720:
+            return quiet + ["-f", "lavfi", "-i", "color=c=0x808080:size=1280x720:rate=30:duration=0.5"] + x264
         }
         }
     }

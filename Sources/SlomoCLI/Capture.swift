@@ -1,0 +1,257 @@
+import ArgumentParser
+import Foundation
+import SlomoCapture
+import SlomoCore
+
+/// `slomo capture --input SPEC… -o take.mov`: record high-frame-rate video.
+struct Capture: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record high-frame-rate video (240 fps and more) into a crash-safe fragmented movie.",
+        discussion: """
+            Inputs (--input, repeatable for simultaneous sources):
+              testsrc:1280x720@240     a synthetic source paced in real time
+              x11::99[+X,Y]            an X screen (--size WxH, --fps, --no-cursor, --scale)
+              v4l2:/dev/video0         a camera (--format 1280x720@240, --pixel-format mjpeg)
+              url:udp://0.0.0.0:5000   any FFmpeg input: UDP/RTP/SRT/RTSP, a pipe, a file at its rate
+              sine:440                 a test tone
+              pulse:SOURCE, alsa:DEVICE   sound (run `slomo devices` for names)
+
+            Raw video is encoded with libx264 ultrafast/zerolatency (--codec to choose); compressed \
+            video (MJPEG/H.264 cameras, streams) is copied. The file is fragmented MOV/MP4 with a \
+            fragment every --fragment seconds, written in place and flushed after every fragment: \
+            a crash loses at most one fragment. Ctrl-C stops and finalises the file.
+
+            Exit status: 0 when the recording finished (on a limit or Ctrl-C), 1 on an error \
+            (nothing usable or the file could not be finished), 3 when the source was lost and the \
+            file was finalised up to that point.
+
+            Examples:
+              slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov
+              slomo capture --input x11::0 --size 1280x720 --fps 60 --duration 30 -o screen.mp4
+              slomo capture --input v4l2:/dev/video0 --format 1280x720@120 --pixel-format mjpeg -o cam.mov
+            """)
+
+    @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "The movie to record (.mov, or .mp4 for video only).")
+    var output: String
+
+    @Option(help: ArgumentHelp("Stop after this long: 10, 10s, 2m, 1h.", valueName: "time"))
+    var duration: String?
+
+    @Option(name: .customLong("max-size"), help: ArgumentHelp("Stop before the file grows past this: 500M, 2G.", valueName: "bytes"))
+    var maxSize: String?
+
+    @Option(name: .customLong("min-free"), help: ArgumentHelp("Stop before the disk has less free space than this (default 64M; 0 to turn off).", valueName: "bytes"))
+    var minFree: String = "64M"
+
+    @Option(help: ArgumentHelp("Fragment interval: at most what a crash loses (default 2s).", valueName: "time"))
+    var fragment: String = "2s"
+
+    @Option(help: ArgumentHelp("Encoder for raw video (default libx264 ultrafast/zerolatency).", valueName: "encoder"))
+    var codec: String = "libx264"
+
+    @Option(help: ArgumentHelp("Camera format: WIDTHxHEIGHT@FPS (v4l2).", valueName: "format"))
+    var format: String?
+
+    @Option(name: .customLong("pixel-format"), help: ArgumentHelp("Camera pixel format: mjpeg, yuyv422, h264 (v4l2).", valueName: "name"))
+    var pixelFormat: String?
+
+    @Option(help: ArgumentHelp("Screen rectangle size WIDTHxHEIGHT (x11).", valueName: "size"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("Screen capture frame rate (x11, default 30).", valueName: "fps"))
+    var fps: String?
+
+    @Option(help: ArgumentHelp("Scale factor for encoded video, e.g. 0.5.", valueName: "factor"))
+    var scale: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Draw the mouse cursor (x11).")
+    var cursor = true
+
+    @Option(help: ArgumentHelp("Seconds to wait for a URL or device to answer (default 10).", valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(name: .customLong("meta"), help: ArgumentHelp("A tag for the file, key=value (repeatable).", valueName: "key=value"))
+    var metadata: [String] = []
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    @OptionGroup var progressOptions: ProgressOptions
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one --input, e.g. --input testsrc:1280x720@240.") }
+        if let duration, Self.seconds(duration).map({ $0 > 0 }) != true {
+            throw ValidationError("--duration expects a positive time such as 10, 10s, 2m or 1h, got '\(duration)'.")
+        }
+        if Self.seconds(fragment).map({ $0 >= 0.1 && $0 <= 60 }) != true {
+            throw ValidationError("--fragment expects a time between 0.1s and 60s, got '\(fragment)'.")
+        }
+        if let maxSize, Self.bytes(maxSize).map({ $0 >= 256 * 1024 }) != true {
+            throw ValidationError("--max-size expects a size of at least 256K such as 500M or 2G, got '\(maxSize)'.")
+        }
+        if Self.bytes(minFree) == nil { throw ValidationError("--min-free expects a size such as 64M or 0, got '\(minFree)'.") }
+        if let format, CaptureFormat.Request(parsing: format) == nil {
+            throw ValidationError("--format expects WIDTHxHEIGHT@FPS such as 1280x720@240, got '\(format)'.")
+        }
+        if let size, CaptureFormat.Request(parsing: size) == nil {
+            throw ValidationError("--size expects WIDTHxHEIGHT such as 1280x720, got '\(size)'.")
+        }
+        if let fps, Rational(decimal: fps).map({ $0.numerator > 0 }) != true {
+            throw ValidationError("--fps expects a positive frame rate such as 60, got '\(fps)'.")
+        }
+        if let scale, !(scale > 0 && scale <= 4) { throw ValidationError("--scale expects a factor between 0 and 4, got \(scale).") }
+        if timeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
+        for item in metadata where !item.contains("=") || item.hasPrefix("=") {
+            throw ValidationError("--meta expects key=value, got '\(item)'.")
+        }
+    }
+
+    func run() throws {
+        var parsing = CaptureInput.ParsingOptions()
+        parsing.format = format.flatMap { CaptureFormat.Request(parsing: $0) }
+        parsing.pixelFormat = pixelFormat
+        parsing.size = size.flatMap { CaptureFormat.Request(parsing: $0) }.map { ($0.width, $0.height) }
+        parsing.frameRate = fps.flatMap { Rational(decimal: $0) }
+        parsing.drawsCursor = cursor
+        parsing.timeoutSeconds = timeout
+        let session = CaptureSession()
+        session.openTimeout = timeout
+        for spec in inputs { try session.add(CaptureInput(parsing: spec, options: parsing)) }
+
+        var settings = MovieFileOutput.Settings(path: output)
+        settings.fragmentInterval = .seconds(Self.seconds(fragment)!)
+        settings.maxDuration = duration.flatMap(Self.seconds).map { .seconds($0) }
+        settings.maxSize = maxSize.flatMap(Self.bytes)
+        let minimumFree = Self.bytes(minFree)!
+        settings.minFreeSpace = minimumFree > 0 ? minimumFree : nil
+        settings.videoCodec = codec
+        if codec != "libx264" { settings.videoCodecOptions = [:] }
+        settings.scale = scale
+        settings.overwrite = overwrite
+        for item in metadata {
+            let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            settings.metadata[String(parts[0])] = String(parts[1])
+        }
+        let movie = try session.add(MovieFileOutput(settings: settings))
+        let meter = AudioLevelMeter()
+        try session.add(meter)
+
+        let interrupt = Interrupt { session.stopRunning() }
+        defer { withExtendedLifetime(interrupt) {} }
+        try session.startRunning()
+        let printer = CaptureStatusPrinter(style: progressOptions.style, limit: settings.maxDuration?.doubleSeconds)
+        while !session.waitUntilFinished(timeout: printer.style == .json ? 0.5 : 0.25) {
+            printer.status(session.statistics())
+        }
+        printer.status(session.statistics(), final: true)
+        guard let result = movie.result else { throw CaptureError(.internalError, "the recording did not finish") }
+        printer.finished(result)
+        if !result.finishedSuccessfully {
+            throw CaptureError(.outputProblem, "\(result.path): \(result.reason)" + (result.finishingProblem.map { " (\($0))" } ?? "")
+                               + (result.fileSize > 0 ? "; the fragments written so far are playable" : ""))
+        }
+        if !progressOptions.quiet {
+            print("\(result.path): \(String(format: "%.3f", result.duration)) s, \(result.videoFrames) frames, "
+                  + "\(result.counters.dropped) dropped, \(Self.megabytes(result.fileSize)); \(result.reason); finished successfully")
+        }
+        if result.reason.isProblem {
+            FileHandle.standardError.write(Data("slomo: \(result.reason); the file was finalised up to that point: \(result.path)\n".utf8))
+            throw ExitCode(3)
+        }
+    }
+
+    /// `10`, `10s`, `1.5s`, `2m`, `1h`, `500ms` as seconds.
+    static func seconds(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            if suffix == "s" && text.hasSuffix("ms") { continue }
+            return Double(text.dropLast(suffix.count)).map { $0 * factor }
+        }
+        return Double(text)
+    }
+
+    /// `1048576`, `500K`, `64M`, `2G` (powers of 1024) as bytes.
+    static func bytes(_ text: String) -> Int64? {
+        let upper = text.uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
+        let factors: [Character: Double] = ["K": 1024, "M": 1024 * 1024, "G": 1024 * 1024 * 1024, "T": 1024 * 1024 * 1024 * 1024]
+        if let last = upper.last, let factor = factors[last] {
+            return Double(upper.dropLast()).flatMap { $0 >= 0 ? Int64($0 * factor) : nil }
+        }
+        return Int64(upper).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+}
+
+/// Live capture status on stderr: a line that rewrites itself, or one JSON object a line.
+struct CaptureStatusPrinter {
+    let style: ProgressOptions.Style
+    let limit: Double?
+
+    private struct Line: Encodable {
+        let event: String
+        let elapsed: Double
+        let recordedSeconds: Double
+        let frames: Int
+        let fps: Double?
+        let dropped: Int
+        let queued: Int
+        let fileSize: Int64
+        let audioLevels: [[String: Double]]
+    }
+
+    private struct Finished: Encodable {
+        let event = "finished"
+        let path: String
+        let reason: String
+        let message: String
+        let finishedSuccessfully: Bool
+        let duration: Double
+        let frames: Int
+        let received: Int
+        let dropped: Int
+        let fileSize: Int64
+    }
+
+    func status(_ stats: CaptureStatistics, final: Bool = false) {
+        switch style {
+        case .none:
+            return
+        case .json:
+            let levels = stats.audioLevels.map { ["average": Self.round($0.averagePower), "peak": Self.round($0.peakHold)] }
+            emit(Line(event: "status", elapsed: Self.round(stats.elapsed), recordedSeconds: Self.round(stats.recordedSeconds),
+                      frames: stats.video.delivered, fps: stats.measuredFrameRate.map { Self.round($0) },
+                      dropped: stats.video.dropped, queued: stats.video.queued, fileSize: stats.fileSize, audioLevels: levels))
+        case .bar:
+            var text = String(format: "\r● %6.1f s", stats.recordedSeconds)
+            if let limit { text += String(format: "/%.0f s", limit) }
+            text += "  \(stats.video.delivered) frames"
+            if let fps = stats.measuredFrameRate { text += String(format: "  %.1f fps", fps) }
+            text += "  \(stats.video.dropped) dropped  queue \(stats.video.queued)  \(Capture.megabytes(stats.fileSize))"
+            for (channel, level) in stats.audioLevels.enumerated() {
+                text += String(format: "  ch%d %.1f/%.1f dB", channel + 1, level.averagePower, level.peakHold)
+            }
+            FileHandle.standardError.write(Data((text + "\u{1B}[K" + (final ? "\n" : "")).utf8))
+        }
+    }
+
+    func finished(_ result: RecordingResult) {
+        guard style == .json else { return }
+        emit(Finished(path: result.path, reason: result.reason.code, message: result.reason.description,
+                      finishedSuccessfully: result.finishedSuccessfully, duration: Self.round(result.duration),
+                      frames: result.videoFrames, received: result.counters.received, dropped: result.counters.dropped,
+                      fileSize: result.fileSize))
+    }
+
+    private func emit(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        guard let data = try? encoder.encode(value) else { return }
+        FileHandle.standardError.write(data + Data("\n".utf8))
+    }
+
+    private static func round(_ value: Double) -> Double { (value * 1000).rounded() / 1000 }
+}

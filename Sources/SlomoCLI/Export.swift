@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+
+/// `slomo export INPUT --cfr FPS [-o OUT] [--section …]`: a constant-frame-rate movie from a
+/// retimed movie or an edit script.
+struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Export a retimed movie or an edit script at a constant frame rate (re-encoded).",
+        discussion: """
+            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), or \
+            an edit script (.yaml, .yml, .json; docs/edit-script.md) whose output settings are the \
+            defaults that options here override. Every output frame n sits at n/fps; it shows the \
+            source frame on screen at the source time the time map gives (nearest), a mix of the \
+            two around it weighted by distance (blend), or a motion-compensated frame from \
+            FFmpeg's minterpolate (interpolate: very slow, hundreds of times slower than blend). \
+            auto, the default, uses nearest where a section's effective frame rate (source fps x \
+            rate) reaches the output rate and blend where it does not; a section can choose with \
+            :frames=blend. Audio is rendered through the same map as in `slomo retime`.
+
+            Codecs: h264 (libx264, 8-bit; HDR sources are tone-mapped to SDR BT.709 unless \
+            --tone-map off), hevc (libx265; 10-bit and HDR tags kept from 10-bit sources), prores \
+            (422 proxy/lt/standard/hq, 4444; 10-bit, .mov), ffv1 (lossless, .mkv or .mov).
+            Details and decisions: docs/cfr.md.
+
+            Examples:
+              slomo export match.mov --section 2-4x0.25 --cfr 30 -o match-30.mp4
+              slomo export match.mov --section 2-4x0.1:frames=blend --cfr 29.97 --size 1280x720
+              slomo export edit.yaml --cfr 30 --codec prores --profile hq -o edit.mov
+              slomo export match.mov --section 2-4x0.25 --cfr 30 --dry-run
+            """)
+
+    @Argument(help: "A movie, or an edit script (.yaml, .yml, .json).", completion: .file())
+    var input: String
+
+    @Option(name: .customLong("section"), help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
+    var sections: [String] = []
+
+    @OptionGroup var outputOptions: OutputOptions
+
+    @OptionGroup var audioOptions: AudioOptions
+
+    @OptionGroup(title: "Constant frame rate") var cfrOptions: CFROptions
+
+    @OptionGroup var progressOptions: ProgressOptions
+
+    func run() throws {
+        let composition: Composition
+        var script = OutputSettings()
+        let isScript = EditScript.Format(path: input) != nil
+        if isScript {
+            guard sections.isEmpty else {
+                throw CommandError("--section applies to a movie; the edit script \(input) carries its own sections")
+            }
+            let edit = try EditScript(contentsOf: input)
+            let sources = try edit.clips.map { clip in try MediaFile(path: edit.sourcePath(of: clip)).sourceInfo() }
+            composition = try edit.composition(sources: sources)
+            script = edit.output
+        } else {
+            composition = try Composition(retiming: try MediaFile(path: input), sections: sections)
+        }
+        let scriptRate = script.mode == .passthrough ? nil : script.fps
+        guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
+            if isScript && script.mode == .passthrough && !cfrOptions.anyVideoOption {
+                return try export(composition, mode: .passthrough, video: VideoExportSettings(), script: script)
+            }
+            throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
+        }
+        try export(composition, mode: .constantFrameRate(frameRate), video: try cfrOptions.videoSettings(script: script),
+                   script: script)
+    }
+
+    private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
+                        script: OutputSettings) throws {
+        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: script.audio),
+                                      audioCodec: try audioOptions.codec(fallback: script.audioCodec),
+                                      overwrite: outputOptions.overwrite)
+        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditScript.Format(path: input) != nil)
+        if outputOptions.dryRun {
+            if case .constantFrameRate(let rate) = mode { try video.validate(frameRate: rate) }
+            print(try ExportRunner.planText(composition, settings: settings, video: video))
+            print("would write \(target)")
+            return
+        }
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions)
+    }
+
+    /// A movie's export goes beside it as `INPUT-slomo.EXT`; a script's as `SCRIPT.EXT`, with
+    /// the extension the codec suits.
+    static func defaultOutput(for input: String, codec: VideoExportSettings.Codec, script: Bool) -> String {
+        guard script else { return Retime.defaultOutput(for: input, codec: codec) }
+        let ext = codec == .prores ? "mov" : codec == .ffv1 ? "mkv" : "mp4"
+        return URL(fileURLWithPath: input).deletingPathExtension().path + "." + ext
+    }
+}

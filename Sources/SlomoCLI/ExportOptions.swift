@@ -1,0 +1,226 @@
+import ArgumentParser
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+
+/// `-o`, `--overwrite`, `--dry-run`: where an export goes. Shared by `retime` and `export`.
+struct OutputOptions: ParsableArguments {
+    @Option(name: .shortAndLong, help: "Output movie (.mov or .mp4; .mkv for ffv1). Default: beside the input, named INPUT-slomo.EXT.")
+    var output: String?
+
+    @Flag(help: "Replace the output file if it exists.")
+    var overwrite = false
+
+    @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, output frames, frame choice) and write nothing.")
+    var dryRun = false
+}
+
+/// `--audio`, `--audio-codec`: how audio is rendered. Shared by `retime` and `export`.
+struct AudioOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral (default), time-domain, low-latency, varispeed.",
+                               valueName: "name"))
+    var audio: String?
+
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm.", valueName: "codec"))
+    var audioCodec: String?
+
+    /// The algorithm: the option, else `fallback`, else spectral.
+    func algorithm(fallback: AudioAlgorithm? = nil) throws -> AudioAlgorithm {
+        if let audio { return try AudioAlgorithm(parsing: audio) }
+        return fallback ?? .spectral
+    }
+
+    /// The audio codec: the option, else `fallback` (an edit script's), else AAC.
+    func codec(fallback: String? = nil) throws -> AudioCodec {
+        guard let name = audioCodec ?? fallback else { return .aac }
+        guard let codec = AudioCodec(rawValue: name) else {
+            throw CommandError("unknown audio codec '\(name)' (--audio-codec); expected aac, alac or pcm")
+        }
+        return codec
+    }
+}
+
+/// The constant-frame-rate options. Shared by `retime --cfr` and `export`.
+struct CFROptions: ParsableArguments {
+    @Option(name: [.customLong("cfr"), .customLong("fps")],
+            help: ArgumentHelp("Render a constant-frame-rate movie at this rate and re-encode: 30, 29.97 (= 30000/1001), 30000/1001.",
+                               valueName: "fps"))
+    var cfr: String?
+
+    @Option(help: ArgumentHelp("""
+        How each output frame is made (sections may override with :frames=): auto (default: nearest where a section \
+        has enough source frames, blend where not), nearest, blend, interpolate (motion-compensated minterpolate: \
+        hundreds of times slower than blend).
+        """, valueName: "choice"))
+    var frames: String?
+
+    @Option(help: ArgumentHelp("Video codec: h264 (libx264, default), hevc (libx265, 10-bit from 10-bit sources), prores, ffv1.",
+                               valueName: "codec"))
+    var codec: String?
+
+    @Option(help: ArgumentHelp("Codec profile: prores proxy|lt|standard|hq|4444|4444xq (default hq); h264 high|main|baseline; hevc main|main10.",
+                               valueName: "name"))
+    var profile: String?
+
+    @Option(help: ArgumentHelp("Constant rate factor for h264/hevc, 0-51 (default 20 for h264, 24 for hevc).", valueName: "n"))
+    var crf: Double?
+
+    @Option(help: ArgumentHelp("Target video bit rate instead of --crf, e.g. 8M or 2500k.", valueName: "rate"))
+    var bitrate: String?
+
+    @Option(help: ArgumentHelp("x264/x265 preset, ultrafast … veryslow (default medium).", valueName: "name"))
+    var preset: String?
+
+    @Option(help: ArgumentHelp("Keyframe interval in frames.", valueName: "frames"))
+    var gop: Int?
+
+    @Option(help: ArgumentHelp("Output frame size, e.g. 1280x720 (even numbers).", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: ArgumentHelp("""
+        How pictures fit --size: aspect (default: keep aspect, letterbox with black), aspect-fill (keep aspect, fill \
+        and crop), resize (stretch to the box), fit (scale down to fit, never up, no bars).
+        """, valueName: "mode"))
+    var scaling: String?
+
+    @Option(name: .customLong("tone-map"), help: ArgumentHelp("HDR into h264: auto (tone-map to SDR BT.709, default) or off (refuse).",
+                                                            valueName: "mode"))
+    var toneMap: String?
+
+    /// True when any CFR-only option was given.
+    var anyVideoOption: Bool {
+        [frames, codec, profile, bitrate, preset, size, scaling, toneMap].contains { $0 != nil } || crf != nil || gop != nil
+    }
+
+    /// The output frame rate: the option, else `fallback` (an edit script's); nil for none.
+    func frameRate(fallback: Rational? = nil) throws -> Rational? {
+        guard let cfr else { return fallback }
+        guard let rate = Rational(frameRate: cfr) else {
+            throw CommandError("--cfr expects a frame rate such as 30, 29.97 or 30000/1001, got '\(cfr)'")
+        }
+        return rate
+    }
+
+    /// The video settings, the options overriding `script` (an edit script's output settings).
+    func videoSettings(script: OutputSettings = OutputSettings()) throws -> VideoExportSettings {
+        var settings = VideoExportSettings()
+        if let name = codec ?? script.codec {
+            guard let codec = VideoExportSettings.Codec(rawValue: name.lowercased()) else {
+                throw CommandError("unknown video codec '\(name)' (--codec); expected "
+                                   + VideoExportSettings.Codec.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            settings.codec = codec
+        }
+        settings.profile = profile?.lowercased()
+        settings.crf = crf
+        settings.preset = preset
+        settings.gop = gop
+        if let bitrate {
+            guard let bits = Self.bitRate(bitrate) else {
+                throw CommandError("--bitrate expects bits per second such as 8M, 2500k or 800000, got '\(bitrate)'")
+            }
+            settings.bitRate = bits
+        }
+        if let frames {
+            settings.frames = try FrameChoice(parsing: frames)
+        } else if let choice = script.frames {
+            settings.frames = choice
+        }
+        if let text = size {
+            guard let parsed = Self.size(text) else {
+                throw CommandError("--size expects WIDTHxHEIGHT with even, positive numbers such as 1280x720, got '\(text)'")
+            }
+            settings.size = parsed
+        } else {
+            settings.size = script.size
+        }
+        if let name = scaling {
+            guard let mode = OutputSettings.Scaling(rawValue: name) else {
+                throw CommandError("unknown --scaling '\(name)'; expected fit, resize, aspect or aspect-fill")
+            }
+            settings.scaling = mode
+        } else if let mode = script.scaling {
+            settings.scaling = mode
+        }
+        if let toneMap {
+            guard let mode = VideoExportSettings.ToneMapping(rawValue: toneMap) else {
+                throw CommandError("unknown --tone-map '\(toneMap)'; expected auto or off")
+            }
+            settings.toneMapping = mode
+        }
+        return settings
+    }
+
+    /// `8M`, `2500k`, `800000`.
+    static func bitRate(_ text: String) -> Int? {
+        let lower = text.lowercased()
+        let factor = lower.hasSuffix("m") ? 1_000_000.0 : lower.hasSuffix("k") ? 1000.0 : 1
+        let digits = factor == 1 ? lower : String(lower.dropLast())
+        guard let value = Double(digits), value > 0, value * factor < 1e12 else { return nil }
+        return Int(value * factor)
+    }
+
+    /// `WxH`, including zero and odd sizes (so that the library names the problem).
+    static func size(_ text: String) -> OutputSettings.Size? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 0, height >= 0 else { return nil }
+        return OutputSettings.Size(width: width, height: height)
+    }
+}
+
+/// A mistake in the command line found while running: printed as one line, exit status 1.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// What `retime` and `export` do once the composition and settings are known: the plan of a
+/// dry run, or the export with progress and Ctrl-C, and the summary line.
+enum ExportRunner {
+    static func run(_ composition: Composition, to target: String, settings: ExportSettings,
+                    video: VideoExportSettings, progress: ProgressOptions) throws {
+        let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
+        let interrupt = Interrupt { session.cancel() }
+        defer { withExtendedLifetime(interrupt) {} }
+        let result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
+        guard !progress.quiet else { return }
+        let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
+        let audio = "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
+        switch settings.mode {
+        case .passthrough:
+            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) video packets copied, \(audio)")
+        case .constantFrameRate(let rate):
+            let stats = session.decodeStatistics
+            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), "
+                  + "\(stats.decodedFrames) of \(stats.packets) source frames decoded, \(audio)")
+        }
+    }
+
+    /// The plan table, the frame choice of each segment for CFR, and what would be written.
+    static func planText(_ composition: Composition, settings: ExportSettings, video: VideoExportSettings) throws -> String {
+        let map = try composition.timeMap()
+        var lines: [String] = []
+        switch settings.mode {
+        case .passthrough:
+            lines.append(PlanCommand.table(try Plan(map, defaultAudio: settings.audioAlgorithm)))
+            lines.append("passthrough: video copied, audio \(settings.audioAlgorithm), \(settings.audioCodec)")
+        case .constantFrameRate(let rate):
+            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm)
+            lines.append(PlanCommand.table(plan))
+            let choices = video.frameChoices(for: map, frameRate: rate)
+            lines.append("frame choice per segment:")
+            for (index, (segment, choice)) in zip(plan.segments, choices).enumerated() {
+                let effective = segment.effectiveFrameRate.map { String(format: "effective %.3f fps", $0) } ?? "effective fps unknown"
+                var line = "  \(index + 1)  \(choice)  (\(effective), \(segment.outputFrames ?? 0) frames)"
+                if choice == .interpolate { line += "  slow: motion-compensated" }
+                lines.append(line)
+            }
+            var encoder = "\(video.codec.rawValue)"
+            if let profile = video.profile { encoder += " \(profile)" }
+            if let size = video.size { encoder += ", \(size) \(video.scaling.rawValue)" }
+            lines.append("constant frame rate \(rate) fps: \(plan.outputFrames ?? 0) frames, \(encoder), audio \(settings.audioAlgorithm), \(settings.audioCodec)")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

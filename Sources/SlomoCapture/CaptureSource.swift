@@ -1,0 +1,92 @@
+import Foundation
+import SlomoCore
+import SlomoMedia
+
+/// An opened input of a running session: its demuxer, the stream recorded from it, a decoder
+/// when its samples must be decoded, and the re-stamping onto the session clock. Only its
+/// reader thread touches it once capture has started.
+final class CaptureSource: @unchecked Sendable {
+    let index: Int
+    let input: CaptureInput
+    let demuxer: Demuxer
+    let streamIndex: Int
+    let stream: StreamInfo
+    let interrupt: InterruptFlag
+    /// True for raw pictures or PCM, which outputs receive decoded; false for compressed data.
+    let isRaw: Bool
+    var isAudio: Bool { stream.kind == .audio }
+    private(set) var decoder: Decoder?
+    var restamper: SourceRestamper
+    /// The rate the source really delivers (read back after opening: drivers round).
+    let frameRate: Rational?
+    /// The audio format of decoded frames.
+    private(set) var audioFormat: AudioFormat?
+
+    /// Opens the input; `openTimeout` bounds how long a silent URL or device may take.
+    init(index: Int, input: CaptureInput, openTimeout: Double) throws(CaptureError) {
+        self.index = index
+        self.input = input
+        interrupt = InterruptFlag()
+        interrupt.setDeadline(afterSeconds: openTimeout)
+        do {
+            demuxer = try Demuxer(input: input.mediaInput, interrupt: interrupt)
+        } catch {
+            throw CaptureSource.explain(error, input: input, timeout: openTimeout)
+        }
+        interrupt.setDeadline(afterSeconds: nil)
+        let streams = demuxer.file.streams
+        let wanted: StreamInfo.Kind = input.isAudio ? .audio : .video
+        guard let chosen = streams.first(where: { $0.kind == wanted && !$0.isAttachedPicture })
+                ?? (input.kind == .url ? streams.first(where: { $0.kind == .audio }) : nil) else {
+            throw CaptureError(.invalidInput, "\(input.label): has no \(wanted.rawValue) stream")
+        }
+        stream = chosen
+        streamIndex = chosen.index
+        demuxer.select(streams: [chosen.index])
+        let codec = chosen.codec.name
+        isRaw = codec == "rawvideo" || codec == "wrapped_avframe" || codec.hasPrefix("pcm_")
+        frameRate = chosen.video?.averageFrameRate ?? chosen.video?.nominalFrameRate
+        restamper = SourceRestamper(timeBase: chosen.timeBase)
+    }
+
+    /// Creates the decoder (raw sources always; compressed ones when a frame output or meter
+    /// needs pictures or samples).
+    func makeDecoder() throws(CaptureError) {
+        guard decoder == nil else { return }
+        do {
+            decoder = try Decoder(demuxer: demuxer, stream: streamIndex, threads: 1)
+            if isAudio { audioFormat = decoder!.audioFormat }
+        } catch {
+            throw CaptureError(.unsupportedFormat, "\(input.label): cannot decode \(stream.codec.name) (\(error))")
+        }
+    }
+
+    /// A one-line, actionable reason why the input did not open.
+    static func explain(_ error: MediaError, input: CaptureInput, timeout: Double) -> CaptureError {
+        let detail = error.detail
+        switch input.kind {
+        case .camera:
+            if error.kind == .notFound || detail.contains("No such file") {
+                return CaptureError(.deviceNotFound, "\(input.label): no such device; run `slomo devices` to list cameras")
+            }
+            if detail.contains("busy") {
+                return CaptureError(.deviceBusy, "\(input.label): the device is busy; close the program that uses it")
+            }
+        case .screen:
+            return CaptureError(.deviceNotFound, "\(input.label): cannot open the X display (\(detail)); is DISPLAY right and the X server running?")
+        case .url:
+            if detail.contains("timed out") || detail.contains("Immediate exit") || detail.contains("no answer") {
+                return CaptureError(.unreachable, "\(input.label): no answer within \(Int(timeout)) s (timed out); check the address and that the sender is running")
+            }
+            if error.kind == .notFound {
+                return CaptureError(.deviceNotFound, "\(input.label): no such file, pipe or address")
+            }
+            return CaptureError(.unreachable, "\(input.label): cannot open (\(detail))")
+        case .pulse, .alsa:
+            return CaptureError(.deviceNotFound, "\(input.label): cannot open the audio source (\(detail)); run `slomo devices` to list sources")
+        default:
+            break
+        }
+        return CaptureError(.invalidInput, "\(input.label): cannot open (\(detail))")
+    }
+}

@@ -1,0 +1,50 @@
+import CV4L2
+import Glibc
+
+/// The ioctl seam of Video4Linux2: everything slomo asks a camera goes through `control`, so
+/// that enumeration can be tested against recorded devices (`RecordedV4L2Device`) where no
+/// camera exists.
+public protocol V4L2Device: AnyObject {
+    /// Performs one `VIDIOC_*` request on `argument` (the request's structure). Returns 0 on
+    /// success or the errno value (`EINVAL` ends an enumeration).
+    func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32
+}
+
+/// The `VIDIOC_*` request codes slomo uses (from the C shim: they are macros).
+public enum V4L2Request {
+    public static var queryCapabilities: UInt { UInt(slomo_vidioc_querycap()) }
+    public static var enumerateFormats: UInt { UInt(slomo_vidioc_enum_fmt()) }
+    public static var enumerateFrameSizes: UInt { UInt(slomo_vidioc_enum_framesizes()) }
+    public static var enumerateFrameIntervals: UInt { UInt(slomo_vidioc_enum_frameintervals()) }
+    public static var getParameters: UInt { UInt(slomo_vidioc_g_parm()) }
+}
+
+/// A real device node opened for ioctls (`/dev/videoN`).
+public final class V4L2FileDevice: V4L2Device {
+    private let descriptor: Int32
+    public let path: String
+
+    /// Opens `path` without blocking; names the problem (missing, busy, no permission).
+    public init(path: String) throws(CaptureError) {
+        self.path = path
+        descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let code = errno
+            let reason = String(cString: strerror(code))
+            switch code {
+            case ENOENT, ENODEV, ENXIO: throw CaptureError(.deviceNotFound, "\(path): no such device (\(reason)); run `slomo devices` to list cameras")
+            case EBUSY: throw CaptureError(.deviceBusy, "\(path): the device is busy (\(reason)); close the program using it")
+            default: throw CaptureError(.deviceNotFound, "\(path): cannot open the device (\(reason))")
+            }
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    public func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
+        while true {
+            if slomo_ioctl(descriptor, request, argument) == 0 { return 0 }
+            if errno != EINTR { return errno }
+        }
+    }
+}

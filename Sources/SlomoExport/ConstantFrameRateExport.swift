@@ -1,0 +1,141 @@
+import SlomoCore
+import SlomoMedia
+
+/// The constant-frame-rate mode of `ExportSession`: every output frame rendered on the grid
+/// `n / fps` from the source pictures the time map puts there, re-encoded, with the audio
+/// rendered through the same map. Decode, render, encode and each audio track run on their
+/// own threads, joined by bounded queues; the muxer interleaves on the calling thread.
+struct ConstantFrameRateExport {
+    let session: ExportSession
+    let frameRate: Rational
+
+    /// Output containers and the codecs they take.
+    static let containers: Set<String> = ["mov", "mp4", "m4v", "mkv"]
+
+    func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
+        let settings = session.video
+        try settings.validate(frameRate: frameRate)
+        let fileExtension = session.outputPath.split(separator: ".").last.map { String($0).lowercased() } ?? ""
+        guard Self.containers.contains(fileExtension) else {
+            throw ExportError(.unsupportedContainer, "\(session.outputPath): constant-frame-rate export writes .mov, .mp4, .m4v or .mkv")
+        }
+        let map = try CompositionMap(session.composition)
+        let files = try map.entries.map { entry -> MediaFile in
+            let file = try MediaFile(path: entry.clip.source)
+            guard file.videoStream?.video != nil else {
+                throw ExportError(.noVideo, "\(entry.clip.source): has no video stream to render (use `slomo stretch` for audio)")
+            }
+            return file
+        }
+        let firstVideo = files[0].videoStream!.video!
+        let encoding = try VideoEncoding(settings, source: firstVideo, path: files[0].path)
+        let picture = OutputPicture(sourceWidth: firstVideo.width, sourceHeight: firstVideo.height,
+                                    sampleAspectRatio: firstVideo.sampleAspectRatio, size: settings.size, scaling: settings.scaling)
+        for (file, entry) in zip(files, map.entries) where VideoEncoding.isHDR(file.videoStream!.video!) != VideoEncoding.isHDR(firstVideo) {
+            throw ExportError(.invalidPlan, "\(entry.clip.source): mixes HDR and SDR clips in one export; convert them to one kind first")
+        }
+        let schedules = try map.entries.map { entry in
+            try SlotSchedule(map: entry.map, frameRate: frameRate, sourceFrameRate: entry.clip.frameRate,
+                             defaultChoice: settings.frames)
+        }
+
+        let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
+        let encoder = try Self.openEncoder(encoding.encoderSettings(width: picture.width, height: picture.height,
+                                                                   frameRate: frameRate, source: firstVideo),
+                                           muxer: muxer, codec: settings.codec)
+        guard muxer.canStore(encoder) else {
+            throw ExportError(.unsupportedContainer, "\(session.outputPath): .\(fileExtension) cannot hold \(settings.codec.rawValue) video; "
+                              + (settings.codec == .prores ? "use .mov" : settings.codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
+        }
+        let videoOut = try muxer.addStream(for: encoder)
+        muxer.setFrameRate(frameRate, stream: videoOut)
+        if settings.codec == .hevc && fileExtension != "mkv" { muxer.setCodecTag("hvc1", stream: videoOut) }
+        if let first = map.entries.first, let stream = files[0].videoStream {
+            let reader = try Demuxer(path: first.clip.source)
+            try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
+                                   from: stream.index, of: reader, to: videoOut)
+        }
+        // Audio follows the map of a single clip; joined clips are exported without audio (see docs/cfr.md).
+        var audioTracks: [AudioTrackExport] = []
+        if map.entries.count == 1, let video = files[0].videoStream {
+            let origin = video.startTime ?? files[0].startTime ?? .zero
+            audioTracks = try InterleavedWriter.audioTracks(of: files[0], map: map.entries[0].map, origin: origin,
+                                                            settings: session.settings, muxer: muxer)
+        }
+        muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
+        try muxer.writeHeader()
+
+        // The pipeline: decode → render → encode, each on its own thread.
+        let sourceFrames = BoundedQueue<SourceItem>(capacity: 8)
+        let rendered = BoundedQueue<Frame>(capacity: 4)
+        let packets = BoundedQueue<Packet>(capacity: 64)
+        let queues: [(Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
+        func stage(_ name: String, _ body: @escaping () throws -> Void) -> PipelineThread {
+            PipelineThread("slomo \(name)") {
+                do { try body() } catch {
+                    for fail in queues { fail(error) }
+                    throw error
+                }
+            }
+        }
+        let decode = SourceFrameStage(clips: zip(map.entries, schedules).map { entry, schedule in
+            SourceFrameStage.Clip(path: entry.clip.source, range: entry.clip.range, schedule: schedule)
+        }, output: sourceFrames, statistics: session.decodeStatistics)
+        // Later clips fit the first one's frame, letterboxed (`fit` would change the frame size).
+        let frame = OutputSettings.Size(width: picture.width, height: picture.height)
+        let later: OutputSettings.Scaling = settings.size == nil || settings.scaling == .fit ? .aspect : settings.scaling
+        let render = SlotRenderer(clips: zip(files, schedules).enumerated().map { index, pair in
+            let video = pair.0.videoStream!.video!
+            let placed = index == 0 ? picture : OutputPicture(sourceWidth: video.width, sourceHeight: video.height,
+                                                              sampleAspectRatio: video.sampleAspectRatio, size: frame, scaling: later)
+            return SlotRenderer.Clip(schedule: pair.1, video: video, picture: placed)
+        }, encoding: encoding, frameRate: frameRate,
+                                  input: sourceFrames, output: rendered)
+        let threads = [
+            stage("decode") { try decode.run() },
+            stage("render") { try render.run() },
+            stage("encode") {
+                while let frame = try rendered.pop() {
+                    for packet in try encoder.encode(frame) { try push(packet, to: packets) }
+                }
+                for packet in try encoder.encode(nil) { try push(packet, to: packets) }
+                packets.finish()
+            },
+        ]
+
+        let choices = Set(schedules.flatMap(\.choices))
+        var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
+        if choices.contains(.interpolate) { phase = "interpolating (minterpolate: slow), " + phase }
+        let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
+                                       phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings))
+        let frames: Int
+        do {
+            frames = try writer.write(video: { try packets.pop() }, videoStream: videoOut, audio: audioTracks, progress: report)
+        } catch {
+            for fail in queues { fail(error) }
+            for thread in threads { thread.join() }
+            throw error
+        }
+        for thread in threads { if let error = thread.join() { throw error } }
+        return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
+                            audioTracks: audioTracks.count, nudgedPackets: 0)
+    }
+
+    /// Opens the video encoder; a refusal names the codec option.
+    private static func openEncoder(_ settings: VideoEncoderSettings, muxer: Muxer,
+                                     codec: VideoExportSettings.Codec) throws -> Encoder {
+        do {
+            return try Encoder(video: settings, globalHeader: muxer.needsGlobalHeader)
+        } catch {
+            throw ExportError(.unsupportedCodec, "--codec \(codec.rawValue): \(codec.encoderName) would not open (\(error))")
+        }
+    }
+
+    /// Encoded packets last one frame period unless the encoder said otherwise.
+    private func push(_ packet: Packet, to queue: BoundedQueue<Packet>) throws {
+        if packet.duration <= 0 {
+            packet.duration = (try? MediaTime(seconds: frameRate.reciprocal).ticks(in: packet.timeBase, rounding: .nearest)) ?? 1
+        }
+        try queue.push(packet)
+    }
+}

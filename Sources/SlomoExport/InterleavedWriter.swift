@@ -1,0 +1,118 @@
+import SlomoCore
+import SlomoMedia
+
+/// The output side every export mode shares: audio tracks rendered through the time map on
+/// their own threads, video packets from the mode, both written into the muxer in output-time
+/// order, progress, cancellation, and the all-or-nothing finish (the temporary file is renamed
+/// onto the target only when everything was written, removed otherwise).
+struct InterleavedWriter {
+    let session: ExportSession
+    let muxer: Muxer
+    /// The output duration, for progress.
+    let duration: MediaTime
+    /// What progress says is happening.
+    let phase: String
+
+    /// Container tags that still describe a retimed movie.
+    static let keptTags: Set<String> = ["creation_time", "title", "artist", "comment", "location", "location-eng",
+                                        "com.apple.quicktime.location.ISO6709", "com.apple.quicktime.make",
+                                        "com.apple.quicktime.model"]
+
+    /// An encoded audio track for every audio stream of `file`, rendered through `map` with the
+    /// session's algorithm and codec, added to `muxer`.
+    static func audioTracks(of file: MediaFile, map: TimeMap, origin: MediaTime, settings: ExportSettings,
+                            muxer: Muxer) throws -> [AudioTrackExport] {
+        try file.audioStreams.map { stream in
+            try AudioTrackExport(path: file.path, stream: stream.index, map: map, origin: origin,
+                                 algorithm: settings.audioAlgorithm, codec: settings.audioCodec, muxer: muxer)
+        }
+    }
+
+    /// The audio part of a progress phase: `", rendering audio (spectral)"`, or nothing.
+    static func audioPhase(_ tracks: [AudioTrackExport], _ settings: ExportSettings) -> String {
+        tracks.isEmpty ? "" : ", rendering audio (\(settings.audioAlgorithm))"
+    }
+
+    /// Writes every packet of `nextVideo` (output-time packets of stream `videoStream`, nil at
+    /// the end) and of the audio tracks, interleaved by decoding time, then finishes the file.
+    /// Audio renders and encodes on one thread per track, ahead of the muxer by a bounded queue.
+    /// On any error or cancellation the audio threads are stopped and the file is abandoned.
+    /// Returns the number of video packets written.
+    func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [AudioTrackExport],
+               progress report: (ExportProgress) -> Void) throws -> Int {
+        let queues = tracks.map { _ in BoundedQueue<Packet>(capacity: 128) }
+        let threads = zip(tracks, queues).enumerated().map { index, pair in
+            let (track, queue) = pair
+            return PipelineThread("slomo audio \(index)") {
+                do {
+                    while let packet = try track.nextPacket() { try queue.push(packet) }
+                    queue.finish()
+                } catch {
+                    queue.fail(error)
+                    throw error
+                }
+            }
+        }
+        var written = ExportProgress(outputTime: .zero, outputDuration: duration, videoFrames: 0, phase: phase)
+        do {
+            var queue = OutputQueue()
+            queue.add(video: try nextVideo(), stream: videoStream)
+            for (slot, track) in tracks.enumerated() { queue.add(audio: try queues[slot].pop(), slot: slot, stream: track.outputStream) }
+            var lastReport = -1.0
+            while let next = queue.popEarliest() {
+                try session.checkCancelled()
+                let time = next.packet.decodingTime ?? next.packet.presentationTime ?? written.outputTime
+                try muxer.write(next.packet, stream: next.stream)
+                written.outputTime = min(duration, max(written.outputTime, time))
+                switch next.source {
+                case .video:
+                    written.videoFrames += 1
+                    queue.add(video: try nextVideo(), stream: videoStream)
+                case .audio(let slot):
+                    queue.add(audio: try queues[slot].pop(), slot: slot, stream: next.stream)
+                }
+                if written.fraction - lastReport >= 0.01 {
+                    lastReport = written.fraction
+                    report(written)
+                }
+            }
+            for thread in threads { if let error = thread.join() { throw error } }
+            try muxer.finish()
+        } catch {
+            for queue in queues { queue.fail(error) }
+            for thread in threads { thread.join() }
+            muxer.abandon()
+            throw error
+        }
+        written.outputTime = duration
+        report(written)
+        return written.videoFrames
+    }
+}
+
+/// The next packet of each output stream, ordered by output decoding time, so that the file
+/// is interleaved and memory stays bounded.
+struct OutputQueue {
+    enum Source: Hashable { case video, audio(Int) }
+    struct Entry { let packet: Packet; let source: Source; let stream: Int }
+
+    private var entries: [Entry] = []
+
+    mutating func add(video packet: Packet?, stream: Int) {
+        if let packet { entries.append(Entry(packet: packet, source: .video, stream: stream)) }
+    }
+
+    mutating func add(audio packet: Packet?, slot: Int, stream: Int) {
+        if let packet { entries.append(Entry(packet: packet, source: .audio(slot), stream: stream)) }
+    }
+
+    /// Removes and returns the entry with the earliest decoding time (video first on ties).
+    mutating func popEarliest() -> Entry? {
+        guard !entries.isEmpty else { return nil }
+        func time(_ entry: Entry) -> MediaTime {
+            entry.packet.decodingTime ?? entry.packet.presentationTime ?? .zero
+        }
+        let index = entries.indices.min { time(entries[$0]) < time(entries[$1]) }!
+        return entries.remove(at: index)
+    }
+}

@@ -1,0 +1,79 @@
+import SlomoCore
+
+/// The output frame slots of one clip of a constant-frame-rate export, and which source
+/// frames they need. Slot `n` is shown at output time `n / fps`; its source time is
+/// `map.sourceTime(at: n / fps)`. A clip owns the slots whose time lies in its output range.
+struct SlotSchedule {
+    let map: TimeMap
+    let frameRate: Rational
+    /// The slots of this clip: `first ..< end`.
+    let slots: Range<Int>
+    /// The resolved frame choice of each segment of the map (never `auto`).
+    let choices: [FrameChoice]
+
+    init(map: TimeMap, frameRate: Rational, sourceFrameRate: Rational?, defaultChoice: FrameChoice) throws {
+        self.map = map
+        self.frameRate = frameRate
+        let period = frameRate.reciprocal
+        slots = Int(try map.output.start.ticks(in: period, rounding: .up)) ..< Int(try map.output.end.ticks(in: period, rounding: .up))
+        choices = map.segments.map { segment in
+            Self.resolve(segment.frames ?? defaultChoice, segment: segment, sourceFrameRate: sourceFrameRate, target: frameRate)
+        }
+    }
+
+    /// `auto` becomes `nearest` where the segment's effective frame rate is at least the target
+    /// (there is a real source frame for every slot) and `blend` where it is lower.
+    static func resolve(_ choice: FrameChoice, segment: TimeMap.Segment, sourceFrameRate: Rational?,
+                        target: Rational) -> FrameChoice {
+        guard choice == .auto else { return choice }
+        guard let sourceFrameRate else { return .blend }
+        return segment.effectiveFrameRate(sourceFrameRate: sourceFrameRate) >= target ? .nearest : .blend
+    }
+
+    /// The output time of slot `n`.
+    func outputTime(ofSlot n: Int) -> MediaTime {
+        MediaTime(seconds: Rational(Int64(n)) * frameRate.reciprocal)
+    }
+
+    /// The source time slot `n` shows.
+    func sourceTime(ofSlot n: Int) -> MediaTime { map.sourceTime(at: outputTime(ofSlot: n)) }
+
+    /// The frame choice of slot `n`.
+    func choice(ofSlot n: Int) -> FrameChoice {
+        choices[map.segmentIndex(containingOutput: outputTime(ofSlot: n))]
+    }
+
+    /// The first slot (clamped to this clip's slots) whose source time is at or after `time`.
+    func firstSlot(atOrAfterSource time: MediaTime) -> Int {
+        let ticks = (try? map.outputTime(at: time).ticks(in: frameRate.reciprocal, rounding: .up)) ?? Int64(slots.upperBound)
+        return Int(max(Int64(slots.lowerBound), min(Int64(slots.upperBound), ticks)))
+    }
+
+    /// True when some slot of this clip has its source time in `[start, end)` (`end` nil:
+    /// unbounded).
+    func hasSlot(from start: MediaTime, to end: MediaTime?) -> Bool {
+        let first = firstSlot(atOrAfterSource: start)
+        let last = end.map { firstSlot(atOrAfterSource: $0) } ?? slots.upperBound
+        return first < last
+    }
+
+    /// True when the source frame shown from `time` until `next` (the next frame's time; nil at
+    /// the end) is needed by a slot: as the frame a `nearest` slot shows, as either neighbour of
+    /// a `blend` slot (`previous` is the frame before it), or as input of `interpolate`.
+    func needsFrame(at time: MediaTime, previous: MediaTime?, next: MediaTime?) -> Bool {
+        let here = choices[map.segmentIndex(containingSource: time)]
+        let after = next.map { choices[map.segmentIndex(containingSource: $0)] } ?? here
+        let before = previous.map { choices[map.segmentIndex(containingSource: $0)] } ?? here
+        if here == .interpolate || after == .interpolate || before == .interpolate {
+            return time < map.source.end && (next ?? map.source.end) > map.source.start
+        }
+        if hasSlot(from: time, to: next) { return true }
+        if here == .blend || before == .blend, let previous { return hasSlot(from: previous, to: time) }
+        return false
+    }
+
+    /// True once no slot needs source frames at or after `time`.
+    func isPastLastSlot(_ time: MediaTime) -> Bool {
+        slots.isEmpty || time > sourceTime(ofSlot: slots.upperBound - 1)
+    }
+}

@@ -1,0 +1,134 @@
+import Synchronization
+import SlomoCore
+import SlomoMedia
+
+/// What the decode stage hands the renderer: a decoded picture at its source time (in the
+/// clip's file time), or the end of a clip's pictures.
+enum SourceItem {
+    case frame(Frame, time: MediaTime)
+    case endOfClip
+}
+
+/// Counts of the decode stage, for measuring how much decoding the slots saved.
+public final class DecodeStatistics: Sendable {
+    private let counts = Mutex<(packets: Int, skippedPackets: Int, decoded: Int, used: Int)>((0, 0, 0, 0))
+
+    public init() {}
+
+    /// Video packets read from the sources.
+    public var packets: Int { counts.withLock { $0.packets } }
+    /// Packets of intra-only codecs not sent to the decoder because no slot needed them.
+    public var skippedPackets: Int { counts.withLock { $0.skippedPackets } }
+    /// Pictures the decoders produced (non-reference pictures between slots are not decoded).
+    public var decodedFrames: Int { counts.withLock { $0.decoded } }
+    /// Pictures handed to the renderer.
+    public var usedFrames: Int { counts.withLock { $0.used } }
+
+    func count(packets: Int = 0, skipped: Int = 0, decoded: Int = 0, used: Int = 0) {
+        counts.withLock {
+            $0.packets += packets
+            $0.skippedPackets += skipped
+            $0.decoded += decoded
+            $0.used += used
+        }
+    }
+}
+
+/// The decode stage of a CFR export, on its own thread: reads each clip's video from where the
+/// clip starts, decodes only what some slot needs where the codec allows (non-reference
+/// pictures between slots are skipped with the decoder's `skip_frame`; intra-only packets are
+/// not even sent), and stops once the clip's last slot is covered.
+struct SourceFrameStage {
+    struct Clip {
+        let path: String
+        let range: TimeRange
+        let schedule: SlotSchedule
+    }
+
+    let clips: [Clip]
+    let output: BoundedQueue<SourceItem>
+    let statistics: DecodeStatistics
+    /// Packets read ahead to learn the presentation order around each packet.
+    static let lookahead = 16
+
+    func run() throws {
+        for clip in clips {
+            try decode(clip)
+            try output.push(.endOfClip)
+        }
+        output.finish()
+    }
+
+    private func decode(_ clip: Clip) throws {
+        let demuxer = try Demuxer(path: clip.path)
+        guard let video = demuxer.file.videoStream else {
+            throw ExportError(.noVideo, "\(clip.path): has no video stream")
+        }
+        demuxer.select(streams: [video.index])
+        let origin = video.startTime ?? demuxer.file.startTime ?? .zero
+        if clip.range.start > .zero { try demuxer.seek(to: clip.range.start + origin, stream: video.index) }
+        let decoder = try Decoder(demuxer: demuxer, stream: video.index)
+        let intraOnly = decoder.isIntraOnly
+        let schedule = clip.schedule
+
+        var ahead: [Packet] = []
+        var recent: [MediaTime] = []          // presentation times of packets already sent
+        var decisions: [Int64: Bool] = [:]    // pts → needed
+        var reachedEnd = false
+        var done = false
+
+        func time(_ packet: Packet) -> MediaTime? { packet.presentationTime.map { $0 - origin } }
+        func deliver(_ frames: [Frame]) throws {
+            statistics.count(decoded: frames.count)
+            for frame in frames {
+                guard let presented = frame.presentationTime else { continue }
+                let when = presented - origin
+                if let pts = frame.pts ?? frame.bestEffortPTS {
+                    // Pictures come out in display order: decisions about earlier ones are moot.
+                    if decisions.count > 4 * Self.lookahead { decisions = decisions.filter { $0.key >= pts } }
+                    if decisions.removeValue(forKey: pts) == false { continue }
+                }
+                statistics.count(used: 1)
+                try output.push(.frame(frame, time: when))
+                if schedule.isPastLastSlot(when) { done = true }
+            }
+        }
+
+        while !done {
+            while !reachedEnd && ahead.count < Self.lookahead {
+                if let packet = try demuxer.read() {
+                    if packet.streamIndex == video.index { ahead.append(packet) }
+                } else {
+                    reachedEnd = true
+                }
+            }
+            guard !ahead.isEmpty else { break }
+            let packet = ahead.removeFirst()
+            statistics.count(packets: 1)
+            var needed = true
+            if let here = time(packet) {
+                let around = recent + ahead.compactMap(time)
+                let previous = around.filter { $0 < here }.max()
+                let next = around.filter { $0 > here }.min()
+                needed = schedule.needsFrame(at: here, previous: previous, next: next)
+                recent.append(here)
+                if recent.count > 2 * Self.lookahead { recent.removeFirst(recent.count - 2 * Self.lookahead) }
+                if let pts = packet.pts { decisions[pts] = needed }
+                if !needed && intraOnly {
+                    statistics.count(skipped: 1)
+                    decisions[packet.pts ?? 0] = nil
+                    continue
+                }
+            }
+            decoder.skipsNonReferenceFrames = !needed
+            try decoder.send(packet)
+            var frames: [Frame] = []
+            while let frame = try decoder.receive() { frames.append(frame) }
+            try deliver(frames)
+        }
+        if !done {
+            decoder.skipsNonReferenceFrames = false
+            try deliver(try decoder.decode(nil))
+        }
+    }
+}

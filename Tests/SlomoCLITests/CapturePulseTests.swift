@@ -1,0 +1,98 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// A private PulseAudio server with a null sink, started and stopped by the test.
+final class PulseServer {
+    let process: Process
+    let folder: URL
+    var socket: String { folder.appendingPathComponent("native").path }
+
+    /// Starts the server; nil (with the reason printed) when PulseAudio cannot start here.
+    static func start() -> PulseServer? {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pulseaudio") else {
+            print("skipping: pulseaudio is not installed (run scripts/setup)")
+            return nil
+        }
+        guard let folder = try? FixtureCache.shared.scratchFolder("pulse") else { return nil }
+        let script = """
+            load-module module-native-protocol-unix socket=\(folder.path)/native auth-anonymous=1
+            load-module module-null-sink sink_name=slomo_null rate=48000 channels=2
+            set-default-sink slomo_null
+            """
+        let config = folder.appendingPathComponent("default.pa")
+        guard (try? script.write(to: config, atomically: true, encoding: .utf8)) != nil else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
+        process.arguments = ["-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOME"] = folder.path
+        environment["XDG_RUNTIME_DIR"] = folder.path
+        process.environment = environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else {
+            print("skipping: pulseaudio did not start")
+            return nil
+        }
+        for _ in 0..<50 where process.isRunning {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("native").path) {
+                return PulseServer(process: process, folder: folder)
+            }
+            usleep(100_000)
+        }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        print("skipping: pulseaudio did not open its socket")
+        return nil
+    }
+
+    private init(process: Process, folder: URL) {
+        self.process = process
+        self.folder = folder
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    deinit { stop() }
+}
+
+/// `slomo capture --input pulse:…` against a null sink's monitor.
+@Suite(.serialized) struct CapturePulseTests {
+    @Test func meterReadsAHalfAmplitudeSine() throws {
+        guard let server = PulseServer.start() else { return }
+        defer { server.stop() }
+        setenv("PULSE_SERVER", "unix:" + server.socket, 1)
+        defer { unsetenv("PULSE_SERVER") }
+        // A 0.5-amplitude 440 Hz sine on both channels, played into the null sink.
+        let player = Process()
+        player.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        player.arguments = ["ffmpeg", "-v", "error", "-re", "-f", "lavfi", "-i",
+                            "sine=frequency=440:sample_rate=48000,volume=4:precision=float,pan=stereo|c0=c0|c1=c0",
+                            "-t", "10", "-f", "pulse", "-device", "slomo_null", "slomo-test"]
+        player.standardError = FileHandle.nullDevice
+        try player.run()
+        defer { if player.isRunning { kill(player.processIdentifier, SIGKILL); player.waitUntilExit() } }
+        usleep(1_000_000)
+        let folder = try FixtureCache.shared.scratchFolder("capture-pulse")
+        let path = folder.appendingPathComponent("sound.mov").path
+        let result = try Slomo.run(["capture", "--input", "pulse:slomo_null.monitor", "--duration", "2", "-o", path,
+                                    "--progress", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let statusLines = result.standardError.split(separator: "\n").filter { $0.contains("\"event\":\"status\"") }
+        let last = try #require(statusLines.last)
+        let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any] ?? [:]
+        let levels = object["audioLevels"] as? [[String: Double]] ?? []
+        print("pulse meters: \(levels)")
+        #expect(levels.count == 2)
+        for level in levels {
+            #expect(abs((level["peak"] ?? 0) - -6.02) <= 0.1)
+            #expect(abs((level["average"] ?? 0) - -9.03) <= 0.1)
+        }
+        #expect(try FFprobe(path).stream("audio")?["codec_name"] as? String == "pcm_s16le")
+    }
+}

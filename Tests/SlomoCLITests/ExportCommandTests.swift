@@ -1,0 +1,152 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo export` and `slomo retime --cfr` end to end: outputs, dry runs, edit scripts, and
+/// every bad input of the CFR issue (exit 1, one line, nothing written).
+@Suite struct ExportCommandTests {
+    static func export(_ arguments: [String], command: String = "export", input: String? = nil) throws -> (CommandResult, URL) {
+        let folder = try FixtureCache.shared.scratchFolder("export")
+        let source = try input ?? Fixture.flashAndBeep.path
+        let result = try Slomo.run([command, source] + arguments.map { $0.replacingOccurrences(of: "$OUT", with: folder.path) })
+        return (result, folder)
+    }
+
+    static func contents(_ folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    }
+
+    @Test func exportWritesAConstantFrameRateMovie() throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.25", "--cfr", "30", "--preset", "ultrafast",
+                                                "--audio", "varispeed", "-o", "$OUT/out.mp4"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("16.000 s, 480 frames at 30 fps (h264)"), "\(result.standardOutput)")
+        let video = try #require(try FFprobe(folder.appendingPathComponent("out.mp4").path).stream("video"))
+        #expect(video["r_frame_rate"] as? String == "30/1")
+        #expect(try Self.contents(folder) == ["out.mp4"])
+    }
+
+    @Test func retimeTakesCFRToo() throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.25", "--cfr", "29.97", "--codec", "hevc", "--preset", "ultrafast",
+                                                "--audio", "varispeed", "-o", "$OUT/out.mov", "-q"], command: "retime")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.isEmpty)
+        let video = try #require(try FFprobe(folder.appendingPathComponent("out.mov").path).stream("video"))
+        #expect(video["codec_name"] as? String == "hevc")
+        #expect(video["avg_frame_rate"] as? String == "30000/1001")
+    }
+
+    @Test func dryRunShowsFramesAndChoicesAndWritesNothing() throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.25", "--section", "5-6x0.1", "--cfr", "30", "-o", "$OUT/out.mp4",
+                                                "--dry-run"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = result.standardOutput
+        #expect(text.contains("frame choice per segment:"))
+        #expect(text.contains("2  nearest  (effective 60.000 fps, 240 frames)"), "\(text)")
+        #expect(text.contains("4  blend  (effective 24.000 fps, 300 frames)"), "\(text)")
+        #expect(text.contains("total output duration: 25.000 s, 750 frames at 30 fps"), "\(text)")
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func editScriptInput() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-script")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try """
+            slomo: 1
+            clips:
+              - source: \(try Fixture.flashAndBeep.path)
+                end: 3
+                sections:
+                  - {start: 1, end: 2, rate: 0.5, frames: blend}
+              - source: \(try Fixture.longFlashAndBeep.path)
+                start: 5
+                end: 6
+            output:
+              mode: cfr
+              fps: 25
+              codec: h264
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Slomo.run(["export", script, "--preset", "ultrafast", "-q"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let output = folder.appendingPathComponent("edit.mp4").path
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["avg_frame_rate"] as? String == "25/1")
+        #expect(try FFprobe.packets(output).count == 125)    // 4 s + 1 s at 25 fps
+    }
+
+    /// Each bad input: exit 1, one line naming the problem, and no file at the output path.
+    @Test(arguments: [
+        (["--cfr", "30", "--codec", "vp9"], "unknown video codec"),
+        (["--cfr", "30", "--codec", "prores", "--profile", "ultra"], "--profile ultra"),
+        (["--cfr", "0"], "positive"),
+        (["--cfr=-30"], "positive"),
+        (["--cfr", "2000"], "at most 1000"),
+        (["--cfr", "fast"], "--cfr expects"),
+        (["--cfr", "30", "--size", "641x480"], "even"),
+        (["--cfr", "30", "--size", "0x0"], "even"),
+        (["--cfr", "30", "--size", "big"], "--size expects"),
+        (["--cfr", "30", "--codec", "prores", "--crf", "20"], "--crf applies"),
+        (["--cfr", "30", "--scaling", "zoom"], "--scaling"),
+        (["--cfr", "30", "--frames", "magic"], "unknown frame choice"),
+        ([], "--cfr fps"),
+    ])
+    func badOptionsAreClearErrors(_ arguments: [String], mentions: String) throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.5", "-o", "$OUT/out.mp4"] + arguments)
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.lowercased().contains(mentions.lowercased()), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func hdrIntoH264WithToneMappingOffIsRefused() throws {
+        let (result, folder) = try Self.export(["--section", "0.2-0.4x0.5", "--cfr", "30", "--tone-map", "off", "-o", "$OUT/out.mp4"],
+                                               input: try Fixture.hlg.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("HDR"))
+        #expect(result.standardError.contains("--codec hevc"))
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func proResNeedsMov() throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.5", "--cfr", "30", "--codec", "prores", "-o", "$OUT/out.mp4"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("use .mov"), "\(result.standardError)")
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
+    @Test func existingOutputNeedsOverwrite() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-exists")
+        let output = folder.appendingPathComponent("out.mp4").path
+        FileManager.default.createFile(atPath: output, contents: Data("precious".utf8))
+        let refused = try Slomo.run(["export", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "--cfr", "30", "-o", output])
+        #expect(refused.status == 1)
+        #expect(refused.standardError.contains("--overwrite"))
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "precious")
+        let replaced = try Slomo.run(["export", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "--cfr", "30",
+                                      "--preset", "ultrafast", "-o", output, "--overwrite", "-q"])
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        #expect(try Self.contents(folder) == ["out.mp4"])
+    }
+
+    @Test func interruptLeavesNothingBehind() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-interrupt")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Slomo.executable)
+        process.arguments = ["export", try Fixture.hfr240.path, "--section", "0-10x0.25", "--cfr", "30", "--preset", "slow",
+                             "-o", folder.path + "/out.mp4", "--progress", "json"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let handle = errors.fileHandleForReading
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("fraction"), process.isRunning {
+            seen += handle.availableData
+        }
+        process.interrupt()
+        process.waitUntilExit()
+        let message = String(decoding: seen + handle.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("cancelled"))
+        #expect(try Self.contents(folder).isEmpty)
+    }
+}

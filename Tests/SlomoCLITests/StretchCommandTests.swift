@@ -1,0 +1,83 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo stretch` end to end: exact lengths on WAV for every algorithm, a movie's audio track,
+/// and the bad inputs of the audio issue.
+@Suite struct StretchCommandTests {
+    /// 2 s of a 440 Hz stereo tone at 48 kHz with a −100 dBFS noise floor, as 16-bit WAV.
+    static var toneWAV: String {
+        get throws {
+            try FixtureCache.shared.path(for: "tone", extension: "wav", arguments: [
+                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                "aevalsrc='0.5*sin(2*PI*440*t)+0.00001*(2*random(0)-1)|0.5*sin(2*PI*440*t)+0.00001*(2*random(1)-1)':sample_rate=48000:duration=2",
+                "-c:a", "pcm_s16le"])
+        }
+    }
+
+    /// The number of sample frames ffprobe counts in the first audio stream.
+    static func sampleFrames(_ path: String) throws -> Int {
+        let result = try runChecked("ffprobe", ["-v", "error", "-select_streams", "a:0", "-count_packets", "-show_entries",
+                                                "stream=duration_ts", "-of", "csv=p=0", path])
+        return Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    @Test(arguments: ["spectral", "time-domain", "low-latency", "varispeed"])
+    func wavLengthIsExact(_ algorithm: String) throws {
+        let output = try FixtureCache.shared.scratchFolder("stretch").appendingPathComponent("slow.wav").path
+        let result = try Slomo.run(["stretch", try Self.toneWAV, "--rate", "0.8", "--audio", algorithm, "-o", output, "-q"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let frames = try Self.sampleFrames(output)
+        print("stretch \(algorithm) 0.8x of 96000 frames: \(frames) frames (expected 120000)")
+        #expect(frames == 120_000)
+    }
+
+    @Test func moviesFirstAudioTrackToFLAC() throws {
+        let output = try FixtureCache.shared.scratchFolder("stretch-movie").appendingPathComponent("audio.flac").path
+        let result = try Slomo.run(["stretch", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "--audio", "varispeed", "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let probe = try FFprobe(output)
+        #expect(probe.streams.count == 1)
+        #expect(probe.stream("audio")?["codec_name"] as? String == "flac")
+        #expect(try Self.sampleFrames(output) == 16 * 48000)
+        let beeps = try SyncProbe.beepOnsets(output)
+        #expect(beeps.count == 10)
+        #expect(beeps.first.map { abs($0 - 0.5) < 0.001 } == true)
+    }
+
+    @Test(arguments: [
+        (["--rate", "0"], "rate"),
+        (["--rate=-1"], "rate"),
+        (["--rate", "nan"], "rate"),
+        (["--rate", "64"], "1/32"),
+        (["--rate", "0.25", "--audio", "low-latency"], "low-latency"),
+        (["--rate", "0.5", "--audio", "chipmunk"], "unknown audio algorithm"),
+    ])
+    func badRatesAndAlgorithms(_ arguments: [String], mentions: String) throws {
+        let folder = try FixtureCache.shared.scratchFolder("stretch-bad")
+        let result = try Slomo.run(["stretch", try Self.toneWAV] + arguments + ["-o", folder.path + "/out.wav"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.lowercased().contains(mentions), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func nonAudioUnreadableAndMissingFolder() throws {
+        let folder = try FixtureCache.shared.scratchFolder("stretch-bad-input")
+        let videoOnly = try Slomo.run(["stretch", try Fixture.videoOnly.path, "--rate", "0.5", "-o", folder.path + "/a.wav"])
+        #expect(videoOnly.status == 1)
+        #expect(videoOnly.standardError.contains("no audio"))
+        let garbage = try BadInput.randomBytes.make(in: folder)
+        let unreadable = try Slomo.run(["stretch", garbage, "--rate", "0.5", "-o", folder.path + "/b.wav"])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.standardError.contains(garbage))
+        let missing = try Slomo.run(["stretch", try Self.toneWAV, "--rate", "0.5", "-o", folder.path + "/nope/c.wav"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("does not exist"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["random.mov"])
+    }
+
+    @Test func rateAndSectionsTogetherIsAUsageError() throws {
+        let result = try Slomo.run(["stretch", try Self.toneWAV, "--rate", "0.5", "--section", "0-1x0.5"])
+        #expect(result.status == 64)
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+import SlomoTestSupport
+import Testing
+
+/// Codecs, bit depth and HDR.
+@Suite struct ConstantFrameRateCodecTests {
+    @Test func hlgIntoHEVCStaysTenBitHLG() throws {
+        let (output, _, _) = try CFR.export(try Fixture.hlg.path, sections: ["0.2-0.4x0.5"],
+                                            video: VideoExportSettings(codec: .hevc, preset: "ultrafast"), fileExtension: "mov")
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["pix_fmt"] as? String == "yuv420p10le")
+        #expect(video["color_primaries"] as? String == "bt2020")
+        #expect(video["color_transfer"] as? String == "arib-std-b67")
+        #expect(video["color_space"] as? String == "bt2020nc")
+        #expect(video["codec_tag_string"] as? String == "hvc1")
+    }
+
+    @Test func proResHQFromATenBitSource() throws {
+        let (output, _, _) = try CFR.export(try Fixture.hlg.path, sections: ["0.2-0.4x0.5"],
+                                            video: VideoExportSettings(codec: .prores, profile: "hq"), fileExtension: "mov")
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["codec_name"] as? String == "prores")
+        #expect(video["profile"] as? String == "HQ")
+        #expect(video["pix_fmt"] as? String == "yuv422p10le")
+        #expect(video["color_transfer"] as? String == "arib-std-b67")
+    }
+
+    @Test func hdrIntoH264IsToneMappedToBT709() throws {
+        let (output, _, _) = try CFR.export(try Fixture.hlg.path, sections: ["0.2-0.4x0.5"])
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["pix_fmt"] as? String == "yuv420p")
+        #expect(video["color_primaries"] as? String == "bt709")
+        #expect(video["color_transfer"] as? String == "bt709")
+        #expect(try CFR.decodeErrors(output).isEmpty)
+    }
+
+    @Test func hdrIntoH264WithoutToneMappingIsRefused() throws {
+        let folder = try FixtureCache.shared.scratchFolder("cfr-hdr")
+        let composition = try Composition(retiming: try MediaFile(path: try Fixture.hlg.path), sections: ["0.2-0.4x0.5"])
+        let session = ExportSession(composition: composition, to: folder.appendingPathComponent("out.mp4").path,
+                                    settings: ExportSettings(mode: .constantFrameRate(Rational(30))),
+                                    video: VideoExportSettings(toneMapping: .refuse))
+        let error = #expect(throws: ExportError.self) { try session.run() }
+        #expect(error?.description.contains("HDR") == true)
+        #expect(error?.description.contains("--codec hevc") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func badSettingsAreClearErrors() throws {
+        let rate = Rational(30)
+        func message(_ settings: VideoExportSettings, _ fps: Rational = Rational(30),
+                     available: @escaping (String) -> Bool = { _ in true }) -> String {
+            do {
+                try settings.validate(frameRate: fps, encoderAvailable: available)
+                return ""
+            } catch { return "\(error)" }
+        }
+        #expect(message(VideoExportSettings(), Rational(0)).contains("positive"))
+        #expect(message(VideoExportSettings(), Rational(-30)).contains("positive"))
+        #expect(message(VideoExportSettings(), Rational(1001)).contains("at most 1000"))
+        #expect(message(VideoExportSettings(size: .init(width: 641, height: 480))).contains("even"))
+        #expect(message(VideoExportSettings(size: .init(width: 0, height: 480))).contains("even"))
+        #expect(message(VideoExportSettings(codec: .prores, profile: "ultra")).contains("expected hq, proxy"))
+        #expect(message(VideoExportSettings(codec: .prores, crf: 20)).contains("--crf applies to h264 and hevc"))
+        #expect(message(VideoExportSettings(preset: "warp")).contains("--preset"))
+        #expect(message(VideoExportSettings(codec: .hevc), available: { $0 != "libx265" }).contains("no libx265 encoder"))
+        #expect(message(VideoExportSettings(), rate) == "")
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import SlomoCore
+import SlomoExport
+import SlomoMedia
+import SlomoTestSupport
+import Testing
+
+/// Flashes land on the output grid where the map sends them; beeps stay within half an output
+/// frame of their flashes. Audio uses varispeed, whose onsets are sample-exact, so that the
+/// test measures the video grid (spectral onsets are the audio tests' business).
+@Suite struct ConstantFrameRateSyncTests {
+    @Test(arguments: [FrameChoice.nearest, .blend])
+    func flashesAndBeepsStayTogether(_ choice: FrameChoice) throws {
+        let sections = ["2-4x0.25", "6-8x0.5"]
+        let (output, _, _) = try CFR.export(try Fixture.longFlashAndBeep.path, sections: sections,
+                                            video: VideoExportSettings(preset: "ultrafast", frames: choice), audio: .varispeed)
+        let map = try Composition(retiming: try MediaFile(path: try Fixture.longFlashAndBeep.path), sections: sections)
+            .clips[0].timeMap()
+        let frame = 1.0 / 30
+        let expected = (0..<10).map { map.outputTime(at: MediaTime(seconds: Rational(2 * Int64($0) + 1, 2))).doubleSeconds }
+        let flashes = try CFR.flashStarts(output, frameInterval: frame)
+        let beeps = try SyncProbe.beepOnsets(output)
+        #expect(flashes.count == expected.count, "flashes at \(flashes), expected \(expected)")
+        var worstFlash = 0.0, worstBeep = 0.0
+        for (flash, target) in zip(flashes, expected) {
+            worstFlash = max(worstFlash, abs(flash - target))
+            #expect(abs(flash - target) <= frame + 1e-6, "flash at \(flash) s, map says \(target) s")
+        }
+        #expect(beeps.count == expected.count, "beeps at \(beeps)")
+        for flash in flashes {
+            guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }) else { continue }
+            worstBeep = max(worstBeep, abs(beep - flash))
+            #expect(abs(beep - flash) <= frame / 2, "beep at \(beep) s, flash at \(flash) s (\(choice)); all beeps \(beeps), flashes \(flashes)")
+        }
+        print("cfr sync \(choice): worst flash offset \(String(format: "%.3f", worstFlash * 1000)) ms, worst beep-to-flash \(String(format: "%.3f", worstBeep * 1000)) ms")
+    }
+}
