@@ -61,7 +61,8 @@ let package = Package(
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
         .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoTestSupport"]),
-        .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
     ]
 )
