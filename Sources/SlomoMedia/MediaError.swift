@@ -3,8 +3,8 @@
 public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is, for code that reacts to it.
     public enum Kind: String, Sendable {
-        case notFound, notAFile, empty, unreadable, noStreams, noSuchStream
-        case unsupportedCodec, damaged, outputExists, outputFolderMissing, outputIsInput, writeFailed
+        case notFound, notAFile, empty, unreadable, noStreams
+        case unsupportedCodec, damaged, outputExists, outputFolderMissing, writeFailed
     }
 
     public let kind: Kind
