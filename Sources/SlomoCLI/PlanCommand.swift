@@ -41,7 +41,7 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        if let cfr, Rational(decimal: cfr).map({ $0.numerator > 0 }) != true {
+        if let cfr, Rational(frameRate: cfr).map({ $0.numerator > 0 }) != true {
             throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
         }
         if EditScript.Format(path: input) != nil && !sections.isEmpty {
@@ -50,7 +50,7 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
-        let cfrRate = cfr.flatMap { Rational(decimal: $0) }
+        let cfrRate = cfr.flatMap { Rational(frameRate: $0) }
         let plan: Plan
         if EditScript.Format(path: input) != nil {
             let script = try EditScript(contentsOf: input)

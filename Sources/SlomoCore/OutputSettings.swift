@@ -11,11 +11,12 @@ public struct OutputSettings: Hashable, Sendable {
 
     /// How frames are fitted to `size`.
     public enum Scaling: String, CaseIterable, Hashable, Sendable {
-        /// Scale to fit inside, keeping the aspect ratio, padding the rest.
+        /// Scale down (never up) to fit inside, keeping the aspect ratio; the picture may be
+        /// smaller than the size, with no bars.
         case fit
-        /// Stretch to exactly the size.
+        /// Stretch to exactly the size, ignoring the aspect ratio.
         case resize
-        /// Keep the aspect ratio; the size is a bound.
+        /// Keep the aspect ratio and fill the size, letterboxing the rest with black.
         case aspect
         /// Keep the aspect ratio and fill the size, cropping the overflow.
         case aspectFill = "aspect-fill"

@@ -26,6 +26,21 @@ import Testing
         #expect(try Self.contents(folder) == ["out.mp4"])
     }
 
+    @Test func jsonProgressNamesTheWork() throws {
+        let (result, _) = try Self.export(["--section", "2-4x0.25", "--cfr", "30", "--preset", "ultrafast", "--audio", "varispeed",
+                                           "-o", "$OUT/p.mp4", "--progress", "json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count >= 2)
+        for line in lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            #expect(object?["fraction"] is Double)
+            #expect((object?["phase"] as? String)?.contains("rendering 30 fps (nearest), encoding h264") == true)
+        }
+        #expect(lines.last?.contains("\"fraction\":1") == true)
+        #expect(lines.last?.contains("\"videoFrames\":480") == true)
+    }
+
     @Test func retimeTakesCFRToo() throws {
         let (result, folder) = try Self.export(["--section", "2-4x0.25", "--cfr", "29.97", "--codec", "hevc", "--preset", "ultrafast",
                                                 "--audio", "varispeed", "-o", "$OUT/out.mov", "-q"], command: "retime")
@@ -98,6 +113,16 @@ import Testing
         #expect(try Self.contents(folder).isEmpty)
     }
 
+    @Test func retimeVideoOptionsNeedCFR() throws {
+        let (result, folder) = try Self.export(["--section", "2-4x0.5", "--codec", "hevc", "-o", "$OUT/out.mov"], command: "retime")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("need --cfr"), "\(result.standardError)")
+        #expect(try Self.contents(folder).isEmpty)
+        let (planned, _) = try Self.export(["--section", "2-4x0.25", "--cfr", "30000/1001", "--dry-run"], command: "retime")
+        #expect(planned.status == 0)
+        #expect(planned.standardOutput.contains("constant frame rate 30000/1001 fps: 480 frames"), "\(planned.standardOutput)")
+    }
+
     @Test func hdrIntoH264WithToneMappingOffIsRefused() throws {
         let (result, folder) = try Self.export(["--section", "0.2-0.4x0.5", "--cfr", "30", "--tone-map", "off", "-o", "$OUT/out.mp4"],
                                                input: try Fixture.hlg.path)
@@ -130,22 +155,13 @@ import Testing
 
     @Test func interruptLeavesNothingBehind() throws {
         let folder = try FixtureCache.shared.scratchFolder("export-interrupt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Slomo.executable)
-        process.arguments = ["export", try Fixture.hfr240.path, "--section", "0-10x0.25", "--cfr", "30", "--preset", "slow",
-                             "-o", folder.path + "/out.mp4", "--progress", "json"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        let handle = errors.fileHandleForReading
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("fraction"), process.isRunning {
-            seen += handle.availableData
-        }
-        process.interrupt()
-        process.waitUntilExit()
-        let message = String(decoding: seen + handle.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        let slomo = try BackgroundCommand(try Slomo.executable, ["export", try Fixture.hfr240.path, "--section", "0-10x0.25", "--cfr", "30", "--preset", "slow",
+                                               "-o", folder.path + "/out.mp4", "--progress", "json"])
+        // Wait until the export has started writing, then press Ctrl-C.
+        slomo.waitForError(containing: "fraction")
+        slomo.process.interrupt()
+        let (status, message) = slomo.wait()
+        #expect(status == 1)
         #expect(message.contains("cancelled"))
         #expect(try Self.contents(folder).isEmpty)
     }

@@ -77,4 +77,11 @@ import Testing
         #expect(wrong.status == 1)
         #expect(wrong.standardError.contains("slomo: version 2 is not supported"))
     }
+
+    @Test func ntscDecimalMeansTheExactFraction() throws {
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25", "--cfr", "29.97", "--json"])
+        #expect(result.status == 0)
+        let plan = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(plan?["cfrFrameRate"] as? String == "30000/1001")
+    }
 }

@@ -118,23 +118,13 @@ import Testing
 
     @Test func interruptLeavesNothingBehind() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-interrupt")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Slomo.executable)
-        process.arguments = ["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",
-                             "-o", folder.path + "/out.mov", "--progress", "json"]
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
+        let slomo = try BackgroundCommand(try Slomo.executable, ["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",
+                                               "-o", folder.path + "/out.mov", "--progress", "json"])
         // Wait until the export has started writing, then press Ctrl-C.
-        let handle = errors.fileHandleForReading
-        var seen = Data()
-        while !String(decoding: seen, as: UTF8.self).contains("fraction"), process.isRunning {
-            seen += handle.availableData
-        }
-        process.interrupt()
-        process.waitUntilExit()
-        let message = String(decoding: seen + handle.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 1)
+        slomo.waitForError(containing: "fraction")
+        slomo.process.interrupt()
+        let (status, message) = slomo.wait()
+        #expect(status == 1)
         #expect(message.contains("cancelled"))
         #expect(try Self.contents(folder).isEmpty)
     }

@@ -22,16 +22,10 @@ enum CFR {
 
     /// Every decoded picture of the first video stream as raw bytes in `pixelFormat`.
     static func pictures(_ path: String, pixelFormat: String = "gray", width: Int, height: Int) throws -> [[UInt8]] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-map", "0:v:0", "-f", "rawvideo",
-                             "-pix_fmt", pixelFormat, "-fps_mode", "passthrough", "-"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw ExportError(.invalidPlan, "ffmpeg could not decode \(path)") }
+        let (status, data, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:v:0",
+                                                                 "-f", "rawvideo", "-pix_fmt", pixelFormat,
+                                                                 "-fps_mode", "passthrough", "-"])
+        guard status == 0 else { throw ExportError(.invalidPlan, "ffmpeg could not decode \(path)") }
         let bytesPerPixel = pixelFormat == "gray" ? 1.0 : pixelFormat == "yuv420p" ? 1.5 : 3.0
         let size = Int(Double(width * height) * bytesPerPixel)
         let bytes = [UInt8](data)

@@ -9,8 +9,20 @@ public struct CommandResult: Sendable {
 
 /// Runs `executable` with `arguments`, waiting for it to finish. `executable` is looked up on
 /// PATH unless it contains a slash.
+///
+/// Output goes through temporary files, not pipes: a daemon another test starts meanwhile
+/// (Xvfb, PulseAudio) can inherit a pipe's write end and keep it open, and a reader waiting
+/// for end-of-file would then wait forever.
 @discardableResult
-public func runCommand(_ executable: String, _ arguments: [String], input: Data? = nil) throws -> CommandResult {
+public func runCommand(_ executable: String, _ arguments: [String]) throws -> CommandResult {
+    let (status, output, error) = try runCapturingFiles(executable, arguments)
+    return CommandResult(status: status, standardOutput: String(decoding: output, as: UTF8.self),
+                         standardError: String(decoding: error, as: UTF8.self))
+}
+
+/// Runs a program with its standard output and error captured in temporary files; returns
+/// its exit status and both outputs' bytes.
+public func runCapturingFiles(_ executable: String, _ arguments: [String]) throws -> (Int32, Data, Data) {
     let process = Process()
     if executable.contains("/") {
         process.executableURL = URL(fileURLWithPath: executable)
@@ -19,28 +31,25 @@ public func runCommand(_ executable: String, _ arguments: [String], input: Data?
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [executable] + arguments
     }
-    let output = Pipe(), error = Pipe()
+    let folder = FileManager.default.temporaryDirectory
+    let outputURL = folder.appendingPathComponent("slomo-run-\(UUID().uuidString).out")
+    let errorURL = folder.appendingPathComponent("slomo-run-\(UUID().uuidString).err")
+    _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+    defer {
+        try? FileManager.default.removeItem(at: outputURL)
+        try? FileManager.default.removeItem(at: errorURL)
+    }
+    let output = try FileHandle(forWritingTo: outputURL)
+    let error = try FileHandle(forWritingTo: errorURL)
     process.standardOutput = output
     process.standardError = error
-    let inputPipe = Pipe()
-    process.standardInput = inputPipe
+    process.standardInput = FileHandle.nullDevice
     try process.run()
-    if let input { inputPipe.fileHandleForWriting.write(input) }
-    try inputPipe.fileHandleForWriting.close()
-    // Read both pipes concurrently so that neither fills up and blocks the child.
-    nonisolated(unsafe) var errorData = Data()
-    let done = DispatchSemaphore(value: 0)
-    let errorReader = Thread {
-        errorData = error.fileHandleForReading.readDataToEndOfFile()
-        done.signal()
-    }
-    errorReader.start()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    done.wait()
     process.waitUntilExit()
-    return CommandResult(status: process.terminationStatus,
-                         standardOutput: String(decoding: outputData, as: UTF8.self),
-                         standardError: String(decoding: errorData, as: UTF8.self))
+    try output.close()
+    try error.close()
+    return (process.terminationStatus, try Data(contentsOf: outputURL), try Data(contentsOf: errorURL))
 }
 
 /// A failure of an external program that a test depends on.

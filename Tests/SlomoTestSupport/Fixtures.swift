@@ -31,11 +31,14 @@ public enum Fixture: String, CaseIterable, Sendable {
     case movingBar
     /// 0.5 s, 1280x720, 30 fps H.264 of flat mid grey, for scaling tests (bars are black).
     case gray720
+    /// 1 s, 320x180, 10-bit HEVC PQ (HDR10) whose mastering display (1000 nits) and content
+    /// light (MaxCLL 1000, MaxFALL 400) metadata are only in the stream's SEI messages.
+    case pq
 
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .gray720: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .gray720, .pq: "mov"
         case .movingBar: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
@@ -66,6 +69,13 @@ public enum Fixture: String, CaseIterable, Sendable {
                             "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
                             "-x265-params", "log-level=error:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc",
                             "-color_primaries", "bt2020", "-color_trc", "arib-std-b67", "-colorspace", "bt2020nc",
+                            "-tag:v", "hvc1"]
+        case .pq:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=1",
+                            "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
+                            "-x265-params", "log-level=error:colorprim=bt2020:transfer=smpte2084:colormatrix=bt2020nc:hdr10=1"
+                                + ":master-display=G(13250,34500)B(7500,3000)R(34000,16000)WP(15635,16450)L(10000000,1):max-cll=1000,400",
+                            "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc",
                             "-tag:v", "hvc1"]
         case .rotated:
             // FFmpeg 5.1 turns the tag into a display matrix only when copying a stream.

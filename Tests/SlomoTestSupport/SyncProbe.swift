@@ -18,16 +18,9 @@ public enum SyncProbe {
 
     /// The first audio track decoded by ffmpeg to mono 32-bit float at 48 kHz.
     public static func samples(_ path: String) throws -> [Float] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-i", path, "-map", "0:a:0", "-ac", "1", "-ar", "48000",
-                             "-f", "f32le", "-"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CommandFailure(description: "ffmpeg could not decode \(path)") }
+        let (status, data, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:a:0",
+                                                                 "-ac", "1", "-ar", "48000", "-f", "f32le", "-"])
+        guard status == 0 else { throw CommandFailure(description: "ffmpeg could not decode \(path)") }
         return data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
     }
 
