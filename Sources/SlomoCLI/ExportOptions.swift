@@ -50,8 +50,8 @@ struct CFROptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("""
         How each output frame is made (sections may override with :frames=): auto (default: nearest where a section \
-        has enough source frames, blend where not), nearest, blend, interpolate (motion-compensated minterpolate: \
-        hundreds of times slower than blend).
+        has enough source frames, blend where not), nearest, blend, interpolate (motion-compensated minterpolate where a \
+        section lacks source frames: SLOW, hundreds of times slower than blend).
         """, valueName: "choice"))
     var frames: String?
 

@@ -9,7 +9,8 @@ import Foundation
 /// touch a value after pushing it. That is what makes the unchecked `Sendable` sound.
 final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Slots before `head` were taken and hold nil, so that nothing taken stays alive here.
+    private var items: [Element?] = []
     private var head = 0
     private let capacity: Int
     private var finished = false
@@ -41,13 +42,14 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         if let failure { throw failure }
         guard head < items.count else { return nil }
         let element = items[head]
+        items[head] = nil
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
             head = 0
         }
         condition.broadcast()
-        return element
+        return element!
     }
 
     /// No more values will come (producer) or be taken (consumer).

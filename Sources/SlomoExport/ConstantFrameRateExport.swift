@@ -15,7 +15,7 @@ struct ConstantFrameRateExport {
     func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
         let settings = session.video
         try settings.validate(frameRate: frameRate)
-        let fileExtension = session.outputPath.split(separator: ".").last.map { String($0).lowercased() } ?? ""
+        let fileExtension = session.outputExtension
         guard Self.containers.contains(fileExtension) else {
             throw ExportError(.unsupportedContainer, "\(session.outputPath): constant-frame-rate export writes .mov, .mp4, .m4v or .mkv")
         }
@@ -40,8 +40,10 @@ struct ConstantFrameRateExport {
         }
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
+        let hdr = VideoEncoding.isHDR(firstVideo) && !encoding.toneMaps
+            ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
         let encoder = try Self.openEncoder(encoding.encoderSettings(width: picture.width, height: picture.height,
-                                                                   frameRate: frameRate, source: firstVideo),
+                                                                   frameRate: frameRate, hdr: hdr),
                                            muxer: muxer, codec: settings.codec)
         guard muxer.canStore(encoder) else {
             throw ExportError(.unsupportedContainer, "\(session.outputPath): .\(fileExtension) cannot hold \(settings.codec.rawValue) video; "
@@ -55,6 +57,7 @@ struct ConstantFrameRateExport {
             try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
                                    from: stream.index, of: reader, to: videoOut)
         }
+        try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         // Audio follows the map of a single clip; joined clips are exported without audio (see docs/cfr.md).
         var audioTracks: [AudioTrackExport] = []
         if map.entries.count == 1, let video = files[0].videoStream {

@@ -140,6 +140,25 @@ public struct VideoExportSettings: Sendable, Hashable {
     public static var canToneMap: Bool { FilterGraph.hasFilter("zscale") && FilterGraph.hasFilter("tonemap") }
 }
 
+/// The mastering display and content light metadata an HDR export carries over.
+struct HDRMetadata {
+    var masteringDisplay: MasteringDisplay?
+    var contentLight: ContentLight?
+
+    /// The stream's metadata, else the first decoded picture's (x265 and others put it in SEI
+    /// messages only).
+    static func of(_ path: String, stream: StreamInfo) throws -> HDRMetadata {
+        var metadata = HDRMetadata(masteringDisplay: stream.video?.hdr?.masteringDisplay,
+                                   contentLight: stream.video?.hdr?.contentLight)
+        if metadata.masteringDisplay == nil || metadata.contentLight == nil,
+           let first = try FrameReader(path: path, stream: stream.index).next() {
+            metadata.masteringDisplay = metadata.masteringDisplay ?? first.masteringDisplay
+            metadata.contentLight = metadata.contentLight ?? first.contentLight
+        }
+        return metadata
+    }
+}
+
 /// The encoder-side decisions for one export: pixel format, colour, encoder options.
 struct VideoEncoding {
     let settings: VideoExportSettings
@@ -198,7 +217,7 @@ struct VideoEncoding {
     }
 
     /// The encoder settings for pictures of `width`×`height` at `frameRate`.
-    func encoderSettings(width: Int, height: Int, frameRate: Rational, source: VideoInfo) -> VideoEncoderSettings {
+    func encoderSettings(width: Int, height: Int, frameRate: Rational, hdr: HDRMetadata) -> VideoEncoderSettings {
         var options: [String: String] = [:]
         if let primaries = color.primaries { options["color_primaries"] = primaries }
         if let transfer = color.transfer { options["color_trc"] = transfer }
@@ -213,7 +232,7 @@ struct VideoEncoding {
             options["preset"] = settings.preset ?? "medium"
             if settings.bitRate == nil { options["crf"] = Self.number(settings.crf ?? 24) }
             var params = ["log-level=error"]
-            if !toneMaps, let hdr = source.hdr {
+            if !toneMaps {
                 if let display = hdr.masteringDisplay, let master = Self.x265MasterDisplay(display) {
                     params.append("master-display=\(master)")
                 }

@@ -23,11 +23,16 @@ struct SlotSchedule {
 
     /// `auto` becomes `nearest` where the segment's effective frame rate is at least the target
     /// (there is a real source frame for every slot) and `blend` where it is lower.
+    /// `interpolate` becomes `nearest` where the effective rate reaches the target: there is
+    /// nothing to invent there, and minterpolate would only burn time.
     static func resolve(_ choice: FrameChoice, segment: TimeMap.Segment, sourceFrameRate: Rational?,
                         target: Rational) -> FrameChoice {
-        guard choice == .auto else { return choice }
-        guard let sourceFrameRate else { return .blend }
-        return segment.effectiveFrameRate(sourceFrameRate: sourceFrameRate) >= target ? .nearest : .blend
+        let enough = sourceFrameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0) >= target }
+        switch choice {
+        case .auto: return enough == true ? .nearest : .blend
+        case .interpolate: return enough == true ? .nearest : .interpolate
+        case .nearest, .blend: return choice
+        }
     }
 
     /// The output time of slot `n`.

@@ -28,6 +28,26 @@ import Testing
         #expect(video["color_transfer"] as? String == "arib-std-b67")
     }
 
+    /// HDR10 whose mastering metadata is only in SEI: it reaches the output stream (mdcv/clli
+    /// boxes) and, for hevc, the new SEI.
+    @Test(arguments: [VideoExportSettings.Codec.hevc, .prores])
+    func masteringMetadataIsKept(_ codec: VideoExportSettings.Codec) throws {
+        let (output, _, _) = try CFR.export(try Fixture.pq.path, sections: ["0.2-0.4x0.5"],
+                                            video: VideoExportSettings(codec: codec, preset: codec == .hevc ? "ultrafast" : nil),
+                                            fileExtension: "mov")
+        let stream = try runChecked("ffprobe", ["-v", "error", "-show_streams", "-select_streams", "v", output]).standardOutput
+        #expect(stream.contains("color_transfer=smpte2084"))
+        #expect(stream.contains("side_data_type=Mastering display metadata"))
+        #expect(stream.contains("max_luminance=10000000/10000"))
+        #expect(stream.contains("max_content=1000") && stream.contains("max_average=400"))
+        if codec == .hevc {
+            let frame = try runChecked("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                                                   "-show_frames", output]).standardOutput
+            #expect(frame.contains("side_data_type=Mastering display metadata"))
+            #expect(frame.contains("side_data_type=Content light level metadata"))
+        }
+    }
+
     @Test func hdrIntoH264IsToneMappedToBT709() throws {
         let (output, _, _) = try CFR.export(try Fixture.hlg.path, sections: ["0.2-0.4x0.5"])
         let video = try #require(try FFprobe(output).stream("video"))

@@ -66,5 +66,8 @@ import Testing
         let choices = VideoExportSettings().frameChoices(for: try composition.timeMap(), frameRate: Rational(30))
         // 240 fps: 0.25x → 60 fps effective (nearest), 0.1x → 24 (blend), forced blend, rate 1 nearest.
         #expect(choices == [.nearest, .nearest, .nearest, .blend, .nearest, .blend, .nearest])
+        // interpolate only where frames are missing; a section's own choice still wins.
+        let interpolated = VideoExportSettings(frames: .interpolate).frameChoices(for: try composition.timeMap(), frameRate: Rational(30))
+        #expect(interpolated == [.nearest, .nearest, .nearest, .interpolate, .nearest, .blend, .nearest])
     }
 }

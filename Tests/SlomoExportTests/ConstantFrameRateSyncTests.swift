@@ -6,14 +6,15 @@ import SlomoTestSupport
 import Testing
 
 /// Flashes land on the output grid where the map sends them; beeps stay within half an output
-/// frame of their flashes. Audio uses varispeed, whose onsets are sample-exact, so that the
-/// test measures the video grid (spectral onsets are the audio tests' business).
+/// frame of their flashes. Varispeed audio has sample-exact onsets, so it measures the video
+/// grid; spectral (Rubber Band R3, the default) smears a beep's onset into a pre-echo about
+/// 21 ms early inside slow sections (see PassthroughSyncTests), more than half a 30 fps frame.
 @Suite struct ConstantFrameRateSyncTests {
-    @Test(arguments: [FrameChoice.nearest, .blend])
-    func flashesAndBeepsStayTogether(_ choice: FrameChoice) throws {
+    @Test(arguments: [(FrameChoice.nearest, AudioAlgorithm.varispeed), (.blend, .varispeed), (.nearest, .spectral)])
+    func flashesAndBeepsStayTogether(_ choice: FrameChoice, audio: AudioAlgorithm) throws {
         let sections = ["2-4x0.25", "6-8x0.5"]
         let (output, _, _) = try CFR.export(try Fixture.longFlashAndBeep.path, sections: sections,
-                                            video: VideoExportSettings(preset: "ultrafast", frames: choice), audio: .varispeed)
+                                            video: VideoExportSettings(preset: "ultrafast", frames: choice), audio: audio)
         let map = try Composition(retiming: try MediaFile(path: try Fixture.longFlashAndBeep.path), sections: sections)
             .clips[0].timeMap()
         let frame = 1.0 / 30
@@ -30,8 +31,16 @@ import Testing
         for flash in flashes {
             guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }) else { continue }
             worstBeep = max(worstBeep, abs(beep - flash))
-            #expect(abs(beep - flash) <= frame / 2, "beep at \(beep) s, flash at \(flash) s (\(choice)); all beeps \(beeps), flashes \(flashes)")
+            let message: Comment = "beep at \(beep) s, flash at \(flash) s (\(choice), \(audio))"
+            if audio == .spectral {
+                #expect(abs(beep - flash) <= 0.025, message)
+                withKnownIssue("spectral (Rubber Band R3) pre-echo: onsets ~21 ms early in slow sections", isIntermittent: true) {
+                    #expect(abs(beep - flash) <= frame / 2, message)
+                }
+            } else {
+                #expect(abs(beep - flash) <= frame / 2, message)
+            }
         }
-        print("cfr sync \(choice): worst flash offset \(String(format: "%.3f", worstFlash * 1000)) ms, worst beep-to-flash \(String(format: "%.3f", worstBeep * 1000)) ms")
+        print("cfr sync \(choice) \(audio): worst flash offset \(String(format: "%.3f", worstFlash * 1000)) ms, worst beep-to-flash \(String(format: "%.3f", worstBeep * 1000)) ms")
     }
 }

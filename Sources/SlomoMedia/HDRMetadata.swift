@@ -1,0 +1,81 @@
+import CFFmpeg
+
+/// HDR mastering metadata on decoded pictures and on output streams. Encoders such as x265
+/// put it in SEI messages, so a source may carry it only there (not in the container): read it
+/// from the first decoded picture, and write it onto the output stream for the container.
+extension Frame {
+    /// The picture's SMPTE ST 2086 mastering display metadata, when it carries any.
+    public var masteringDisplay: MasteringDisplay? {
+        guard let data = av_frame_get_side_data(pointer, AV_FRAME_DATA_MASTERING_DISPLAY_METADATA),
+              Int(data.pointee.size) >= MemoryLayout<AVMasteringDisplayMetadata>.size else { return nil }
+        let metadata = UnsafeRawPointer(data.pointee.data).load(as: AVMasteringDisplayMetadata.self)
+        return MasteringDisplay(metadata)
+    }
+
+    /// The picture's content light level (MaxCLL, MaxFALL), when it carries any.
+    public var contentLight: ContentLight? {
+        guard let data = av_frame_get_side_data(pointer, AV_FRAME_DATA_CONTENT_LIGHT_LEVEL),
+              Int(data.pointee.size) >= MemoryLayout<AVContentLightMetadata>.size else { return nil }
+        let metadata = UnsafeRawPointer(data.pointee.data).load(as: AVContentLightMetadata.self)
+        return ContentLight(maxContentLightLevel: Int(metadata.MaxCLL), maxFrameAverageLightLevel: Int(metadata.MaxFALL))
+    }
+}
+
+extension MasteringDisplay {
+    init?(_ metadata: AVMasteringDisplayMetadata) {
+        func value(_ r: AVRational) -> Double { r.den == 0 ? 0 : Double(r.num) / Double(r.den) }
+        guard metadata.has_primaries != 0 || metadata.has_luminance != 0 else { return nil }
+        let primaries = withUnsafeBytes(of: metadata.display_primaries) { buffer in
+            let pairs = buffer.bindMemory(to: AVRational.self)
+            return (0..<3).map { [value(pairs[2 * $0]), value(pairs[2 * $0 + 1])] }
+        }
+        self.init(primaries: metadata.has_primaries != 0 ? primaries : nil,
+                  whitePoint: metadata.has_primaries != 0 ? [value(metadata.white_point.0), value(metadata.white_point.1)] : nil,
+                  minLuminance: metadata.has_luminance != 0 ? value(metadata.min_luminance) : nil,
+                  maxLuminance: metadata.has_luminance != 0 ? value(metadata.max_luminance) : nil)
+    }
+}
+
+extension Muxer {
+    /// Puts mastering display and content light metadata on an output stream (written as
+    /// `mdcv`/`clli` boxes by the mov muxer, where it supports them).
+    public func setHDRMetadata(masteringDisplay: MasteringDisplay?, contentLight: ContentLight?, stream index: Int) throws(FFmpegError) {
+        let stream = context.pointee.streams[index]!
+        if let display = masteringDisplay {
+            var metadata = AVMasteringDisplayMetadata()
+            func chroma(_ x: Double) -> AVRational { AVRational(num: Int32((x * 50000).rounded()), den: 50000) }
+            func luminance(_ x: Double) -> AVRational { AVRational(num: Int32((x * 10000).rounded()), den: 10000) }
+            if let primaries = display.primaries, primaries.count == 3, let white = display.whitePoint, white.count == 2 {
+                withUnsafeMutableBytes(of: &metadata.display_primaries) { buffer in
+                    let pairs = buffer.bindMemory(to: AVRational.self)
+                    for colour in 0..<3 {
+                        pairs[2 * colour] = chroma(primaries[colour][0])
+                        pairs[2 * colour + 1] = chroma(primaries[colour][1])
+                    }
+                }
+                metadata.white_point = (chroma(white[0]), chroma(white[1]))
+                metadata.has_primaries = 1
+            }
+            if let minimum = display.minLuminance, let maximum = display.maxLuminance {
+                metadata.min_luminance = luminance(minimum)
+                metadata.max_luminance = luminance(maximum)
+                metadata.has_luminance = 1
+            }
+            try add(&metadata, type: AV_PKT_DATA_MASTERING_DISPLAY_METADATA, to: stream)
+        }
+        if let light = contentLight {
+            var metadata = AVContentLightMetadata(MaxCLL: UInt32(light.maxContentLightLevel),
+                                                  MaxFALL: UInt32(light.maxFrameAverageLightLevel))
+            try add(&metadata, type: AV_PKT_DATA_CONTENT_LIGHT_LEVEL, to: stream)
+        }
+    }
+
+    private func add<T>(_ value: inout T, type: AVPacketSideDataType, to stream: UnsafeMutablePointer<AVStream>) throws(FFmpegError) {
+        let size = MemoryLayout<T>.size
+        guard av_stream_get_side_data(stream, type, nil) == nil else { return }
+        guard let target = av_stream_new_side_data(stream, type, size) else {
+            throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "add HDR side data", path: path)
+        }
+        withUnsafeBytes(of: &value) { bytes in target.update(from: bytes.bindMemory(to: UInt8.self).baseAddress!, count: size) }
+    }
+}
