@@ -142,6 +142,12 @@ struct Capture: ParsableCommand {
         let interrupt = Interrupt { session.stopRunning() }
         defer { withExtendedLifetime(interrupt) {} }
         try session.startRunning()
+        if !progressOptions.quiet {
+            for (input, rate) in zip(session.inputs, session.grantedFrameRates) {
+                guard let rate, input.kind == .camera || input.kind == .screen else { continue }
+                FileHandle.standardError.write(Data("\(input.label): \(String(format: "%.3f", rate.doubleValue)) fps granted\n".utf8))
+            }
+        }
         let printer = CaptureStatusPrinter(style: progressOptions.style, limit: settings.maxDuration?.doubleSeconds)
         while !session.waitUntilFinished(timeout: printer.style == .json ? 0.5 : 0.25) {
             printer.status(session.statistics())

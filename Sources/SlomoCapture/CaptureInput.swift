@@ -24,6 +24,10 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
     public var pacesToTimestamps = false
     /// The user's spelling, for messages.
     public let label: String
+    /// For cameras: the format asked for, checked against what the device lists.
+    public var requestedFormat: CaptureFormat.Request?
+    /// For cameras: the FFmpeg pixel format asked for (`mjpeg`, `yuyv422`, …).
+    public var requestedPixelFormat: String?
 
     public var description: String { label }
 
@@ -79,8 +83,11 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
             if let rate = format.frameRate { options["framerate"] = "\(rate.numerator)/\(rate.denominator)" }
         }
         if let pixelFormat { options["input_format"] = pixelFormat }
-        return CaptureInput(kind: .camera, mediaInput: MediaInput(url: device, format: "v4l2", options: options),
-                            isAudio: false, label: "v4l2:\(device)")
+        var input = CaptureInput(kind: .camera, mediaInput: MediaInput(url: device, format: "v4l2", options: options),
+                                 isAudio: false, label: "v4l2:\(device)")
+        input.requestedFormat = format
+        input.requestedPixelFormat = pixelFormat
+        return input
     }
 
     /// Any FFmpeg input: a UDP/RTP/SRT/RTSP stream, a pipe or FIFO, a file (read at its native

@@ -85,6 +85,7 @@ public final class CaptureSession: @unchecked Sendable {
         try configuring()
         guard !inputs.isEmpty else { throw CaptureError(.invalidInput, "add at least one input (--input)") }
         for output in movieOutputs { try output.checkSettings() }
+        for input in inputs where input.kind == .camera { try Self.checkCamera(input) }
         var opened: [CaptureSource] = []
         for (index, input) in inputs.enumerated() {
             let source = try CaptureSource(index: index, input: input, openTimeout: openTimeout)
@@ -105,6 +106,7 @@ public final class CaptureSession: @unchecked Sendable {
             prepared.append(output)
         }
         sources = opened
+        lock.withLock { grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate } }
         received = Array(repeating: 0, count: opened.count)
         firstVideoInput = opened.first(where: { !$0.isAudio })?.index
         lock.withLock {
@@ -123,6 +125,26 @@ public final class CaptureSession: @unchecked Sendable {
             readers.enter()
             Self.spawn("slomo-reader-\(source.index)") { self.read(source); self.readers.leave() }
         }
+    }
+
+    /// The frame rate each input really delivers, read back after opening (drivers round the
+    /// rate asked for silently); nil for audio inputs and before `startRunning()`.
+    public var grantedFrameRates: [Rational?] { lock.withLock { grantedRates } }
+    private var grantedRates: [Rational?] = []
+
+    /// A camera must exist, be a capture device, and list the format asked for: otherwise the
+    /// error lists what it can do.
+    static func checkCamera(_ input: CaptureInput) throws(CaptureError) {
+        let device = try CaptureDevice.camera(at: input.mediaInput.url)
+        var candidates = device.formats
+        if let pixel = input.requestedPixelFormat {
+            candidates = candidates.filter { $0.ffmpegPixelFormat == pixel || $0.fourCC.lowercased() == pixel.lowercased() }
+        }
+        if let request = input.requestedFormat { candidates = candidates.filter { $0.matches(request) } }
+        guard candidates.isEmpty, input.requestedFormat != nil || input.requestedPixelFormat != nil else { return }
+        let wanted = [input.requestedFormat?.description, input.requestedPixelFormat].compactMap { $0 }.joined(separator: " ")
+        let offers = device.formats.map { "\($0.ffmpegPixelFormat) \($0)" }.joined(separator: "; ")
+        throw CaptureError(.unsupportedFormat, "\(input.label) (\(device.name)) cannot capture \(wanted); it offers: \(offers)")
     }
 
     /// Stops capturing; the movie files are finalised. Safe from any thread, any number of times.

@@ -74,6 +74,21 @@ import Testing
         #expect(try Self.decodeErrors(path).isEmpty)
     }
 
+    @Test func capturedClipIsHighFrameRateAndRetimes() throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-retime")
+        let path = folder.appendingPathComponent("take.mov").path
+        let captured = try Slomo.run(["capture", "--input", "testsrc:320x180@240", "--duration", "2", "-o", path, "-q"])
+        #expect(captured.status == 0, "\(captured.standardError)")
+        let inspected = try Slomo.run(["inspect", path, "--json"])
+        #expect(inspected.status == 0)
+        #expect(inspected.standardOutput.contains("\"highFrameRate\" : true"), "\(inspected.standardOutput)")
+        let slow = folder.appendingPathComponent("slow.mov").path
+        let retimed = try Slomo.run(["retime", path, "--section", "0.5-1x0.25", "-o", slow, "-q"])
+        #expect(retimed.status == 0, "\(retimed.standardError)")
+        let duration = Double(try FFprobe(slow).format["duration"] as? String ?? "") ?? 0
+        #expect(abs(duration - 3.5) < 0.01, "2 s with 0.5 s slowed to 0.25x lasts 3.5 s")
+    }
+
     @Test func sigkillLeavesAPlayableFile() throws {
         let folder = try FixtureCache.shared.scratchFolder("capture-kill")
         let path = folder.appendingPathComponent("take.mov").path
@@ -95,18 +110,12 @@ import Testing
     @Test func interruptFinalisesTheFile() throws {
         let folder = try FixtureCache.shared.scratchFolder("capture-interrupt")
         let path = folder.appendingPathComponent("take.mp4").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try Slomo.executable)
-        process.arguments = ["capture", "--input", "testsrc:320x180@120", "-o", path, "--progress", "json"]
-        let errors = Pipe(), output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
+        let recorder = try BackgroundCommand(try Slomo.executable,
+                                             ["capture", "--input", "testsrc:320x180@120", "-o", path, "--progress", "json"])
         usleep(2_000_000)
-        process.interrupt()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 0, "\(stderr)")
+        recorder.process.interrupt()
+        let (status, stderr) = recorder.wait()
+        #expect(status == 0, "\(stderr)")
         let finished = try Self.finishedLine(stderr)
         #expect(finished["reason"] as? String == "stopped")
         #expect(try Self.decodeErrors(path).isEmpty)
@@ -160,20 +169,14 @@ import Testing
         writer.arguments = ["ffmpeg", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=60",
                             "-c:v", "mjpeg", "-q:v", "5", "-f", "nut", "-y", fifo]
         try writer.run()
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: try Slomo.executable)
-        recorder.arguments = ["capture", "--input", "url:" + fifo, "-o", path, "--progress", "json"]
-        let errors = Pipe()
-        recorder.standardError = errors
-        recorder.standardOutput = Pipe()
-        try recorder.run()
+        let recorder = try BackgroundCommand(try Slomo.executable,
+                                             ["capture", "--input", "url:" + fifo, "-o", path, "--progress", "json"])
         usleep(2_500_000)
         writer.terminate()
         kill(writer.processIdentifier, SIGKILL)
         writer.waitUntilExit()
-        recorder.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(recorder.terminationStatus == 3, "\(stderr)")
+        let (status, stderr) = recorder.wait()
+        #expect(status == 3, "\(stderr)")
         let finished = try Self.finishedLine(stderr)
         print("source loss: \(finished)")
         #expect(finished["reason"] as? String == "device-lost")
@@ -209,7 +212,7 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.standardError.contains("does not exist"))
         let existing = folder.appendingPathComponent("take.mov").path
-        FileManager.default.createFile(atPath: existing, contents: Data("precious".utf8))
+        _ = FileManager.default.createFile(atPath: existing, contents: Data("precious".utf8))
         let refused = try Slomo.run(["capture", "--input", "testsrc:160x120@30", "--duration", "1", "-o", existing])
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("--overwrite"))

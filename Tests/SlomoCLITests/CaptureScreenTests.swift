@@ -48,60 +48,58 @@ final class VirtualDisplay {
     deinit { stop() }
 }
 
-/// x11grab through `slomo capture --input x11:…` on Xvfb.
-@Suite(.serialized) struct CaptureScreenTests {
-    @Test func screenAt60FpsFor3Seconds() throws {
-        guard let screen = VirtualDisplay.start() else { return }
-        defer { screen.stop() }
-        let folder = try FixtureCache.shared.scratchFolder("capture-x11")
-        let path = folder.appendingPathComponent("screen.mp4").path
-        let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--fps", "60",
-                                    "--duration", "3", "-o", path, "--progress", "json"])
-        #expect(result.status == 0, "\(result.standardError)")
-        let times = try CaptureCommandTests.videoTimes(path)
-        let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
-        let p99 = intervals.isEmpty ? 1 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * 0.99))]
-        print("x11 60 fps 3 s: \(times.count) frames, p99 interval \(p99 * 1000) ms")
-        #expect(abs(times.count - 180) <= 3)
-        #expect(p99 < 0.025)
-        let video = try #require(try FFprobe(path).stream("video"))
-        #expect(video["width"] as? Int == 320 && video["height"] as? Int == 240, "the crop rectangle's size")
-    }
+// Nested in CaptureCommandTests, which is serialized: capture tests measure timing and must
+// not compete with each other for the two cores.
+extension CaptureCommandTests {
+    /// x11grab through `slomo capture --input x11:…` on Xvfb.
+    @Suite struct Screen {
+        @Test func screenAt60FpsFor3Seconds() throws {
+            guard let screen = VirtualDisplay.start() else { return }
+            defer { screen.stop() }
+            let folder = try FixtureCache.shared.scratchFolder("capture-x11")
+            let path = folder.appendingPathComponent("screen.mp4").path
+            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--fps", "60",
+                                        "--duration", "3", "-o", path, "--progress", "json"])
+            #expect(result.status == 0, "\(result.standardError)")
+            let times = try CaptureCommandTests.videoTimes(path)
+            let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
+            let p99 = intervals.isEmpty ? 1 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * 0.99))]
+            print("x11 60 fps 3 s: \(times.count) frames, p99 interval \(p99 * 1000) ms")
+            #expect(abs(times.count - 180) <= 3)
+            #expect(p99 < 0.025)
+            let video = try #require(try FFprobe(path).stream("video"))
+            #expect(video["width"] as? Int == 320 && video["height"] as? Int == 240, "the crop rectangle's size")
+        }
 
-    @Test func cropOutsideTheScreenIsAClearError() throws {
-        guard let screen = VirtualDisplay.start() else { return }
-        defer { screen.stop() }
-        let folder = try FixtureCache.shared.scratchFolder("capture-x11-bad")
-        let path = folder.appendingPathComponent("screen.mov").path
-        let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+600,400", "--size", "320x240",
-                                    "--duration", "1", "-o", path])
-        #expect(result.status == 1)
-        #expect(result.standardError.contains("x11:\(screen.display)"), "\(result.standardError)")
-        #expect(!FileManager.default.fileExists(atPath: path))
-    }
+        @Test func cropOutsideTheScreenIsAClearError() throws {
+            guard let screen = VirtualDisplay.start() else { return }
+            defer { screen.stop() }
+            let folder = try FixtureCache.shared.scratchFolder("capture-x11-bad")
+            let path = folder.appendingPathComponent("screen.mov").path
+            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+600,400", "--size", "320x240",
+                                        "--duration", "1", "-o", path])
+            #expect(result.status == 1)
+            #expect(result.standardError.contains("x11:\(screen.display)"), "\(result.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: path))
+        }
 
-    @Test func killedXServerIsADeviceLoss() throws {
-        guard let screen = VirtualDisplay.start() else { return }
-        let folder = try FixtureCache.shared.scratchFolder("capture-x11-lost")
-        let path = folder.appendingPathComponent("screen.mov").path
-        let recorder = Process()
-        recorder.executableURL = URL(fileURLWithPath: try Slomo.executable)
-        recorder.arguments = ["capture", "--input", "x11:\(screen.display)", "--size", "320x240", "--fps", "30",
-                              "-o", path, "--progress", "json"]
-        let errors = Pipe()
-        recorder.standardError = errors
-        recorder.standardOutput = Pipe()
-        try recorder.run()
-        usleep(2_500_000)
-        screen.stop()
-        recorder.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(recorder.terminationStatus == 3, "\(stderr)")
-        let finished = try CaptureCommandTests.finishedLine(stderr)
-        #expect(finished["reason"] as? String == "device-lost")
-        #expect(finished["finishedSuccessfully"] as? Bool == true)
-        let decodeErrors = try CaptureCommandTests.decodeErrors(path, variableRate: true)
-        #expect(decodeErrors.isEmpty, "\(decodeErrors)")
-        #expect(try CaptureCommandTests.videoTimes(path).count > 5)
+        @Test func killedXServerIsADeviceLoss() throws {
+            guard let screen = VirtualDisplay.start() else { return }
+            let folder = try FixtureCache.shared.scratchFolder("capture-x11-lost")
+            let path = folder.appendingPathComponent("screen.mov").path
+            let recorder = try BackgroundCommand(try Slomo.executable,
+                                                 ["capture", "--input", "x11:\(screen.display)", "--size", "320x240",
+                                                  "--fps", "30", "-o", path, "--progress", "json"])
+            usleep(2_500_000)
+            screen.stop()
+            let (status, stderr) = recorder.wait()
+            #expect(status == 3, "\(stderr)")
+            let finished = try CaptureCommandTests.finishedLine(stderr)
+            #expect(finished["reason"] as? String == "device-lost")
+            #expect(finished["finishedSuccessfully"] as? Bool == true)
+            let decodeErrors = try CaptureCommandTests.decodeErrors(path, variableRate: true)
+            #expect(decodeErrors.isEmpty, "\(decodeErrors)")
+            #expect(try CaptureCommandTests.videoTimes(path).count > 5)
+        }
     }
 }
