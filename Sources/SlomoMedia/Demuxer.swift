@@ -59,10 +59,11 @@ public final class Demuxer {
                                  detail: "this FFmpeg build has no input format '\(name)'")
             }
         }
-        guard var opened: UnsafeMutablePointer<AVFormatContext>? = avformat_alloc_context() else {
+        guard let allocated = avformat_alloc_context() else {
             throw MediaError(.unreadable, path: input.description, detail: "out of memory")
         }
-        if let interrupt { opened!.pointee.interrupt_callback = interrupt.callback }
+        if let interrupt { allocated.pointee.interrupt_callback = interrupt.callback }
+        var opened: UnsafeMutablePointer<AVFormatContext>? = allocated
         var dictionary = OptionDictionary(input.options)
         defer { dictionary.free() }
         let status = avformat_open_input(&opened, input.url, format, &dictionary.pointer)

@@ -4,7 +4,7 @@ import Testing
 
 /// A private PulseAudio server with a null sink, started and stopped by the test.
 final class PulseServer {
-    let process: Process
+    let server: Daemon
     let folder: URL
     var socket: String { folder.appendingPathComponent("native").path }
 
@@ -22,43 +22,24 @@ final class PulseServer {
             """
         let config = folder.appendingPathComponent("default.pa")
         guard (try? script.write(to: config, atomically: true, encoding: .utf8)) != nil else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/pulseaudio")
-        process.arguments = ["-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no"]
         var environment = ProcessInfo.processInfo.environment
         environment["HOME"] = folder.path
         environment["XDG_RUNTIME_DIR"] = folder.path
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else {
-            print("skipping: pulseaudio did not start")
+        guard let server = Daemon.start("/usr/bin/pulseaudio",
+                                        ["-n", "-F", config.path, "--daemonize=no", "--exit-idle-time=-1", "--use-pid-file=no"],
+                                        environment: environment, readyWhen: folder.appendingPathComponent("native").path) else {
+            print("skipping: pulseaudio did not start or open its socket")
             return nil
         }
-        for _ in 0..<50 where process.isRunning {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("native").path) {
-                return PulseServer(process: process, folder: folder)
-            }
-            usleep(100_000)
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        print("skipping: pulseaudio did not open its socket")
-        return nil
+        return PulseServer(server: server, folder: folder)
     }
 
-    private init(process: Process, folder: URL) {
-        self.process = process
+    private init(server: Daemon, folder: URL) {
+        self.server = server
         self.folder = folder
     }
 
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    deinit { stop() }
+    func stop() { server.stop() }
 }
 
 // Nested in CaptureCommandTests, which is serialized: capture tests measure timing and must

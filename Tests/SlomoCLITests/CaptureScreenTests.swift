@@ -4,7 +4,7 @@ import Testing
 
 /// A headless X server (Xvfb) that a test starts and stops itself.
 final class VirtualDisplay {
-    let process: Process
+    let server: Daemon
     let display: String
 
     /// Starts Xvfb on a free display; nil (with the reason printed) when it cannot start.
@@ -15,37 +15,21 @@ final class VirtualDisplay {
         }
         for number in 140..<200 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
-            process.arguments = [":\(number)", "-screen", "0", size, "-nolisten", "tcp"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            guard (try? process.run()) != nil else { continue }
-            for _ in 0..<50 where process.isRunning {
-                if FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") {
-                    return VirtualDisplay(process: process, display: ":\(number)")
-                }
-                usleep(100_000)
+            if let server = Daemon.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", size, "-nolisten", "tcp"],
+                                         readyWhen: "/tmp/.X11-unix/X\(number)") {
+                return VirtualDisplay(server: server, display: ":\(number)")
             }
-            if process.isRunning { process.terminate() }
         }
         print("skipping: Xvfb did not start")
         return nil
     }
 
-    private init(process: Process, display: String) {
-        self.process = process
+    private init(server: Daemon, display: String) {
+        self.server = server
         self.display = display
     }
 
-    func stop() {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-    }
-
-    deinit { stop() }
+    func stop() { server.stop() }
 }
 
 // Nested in CaptureCommandTests, which is serialized: capture tests measure timing and must

@@ -132,7 +132,7 @@ import Testing
     @Test func muxerNeverReplacesWithoutPermission() throws {
         let folder = try FixtureCache.shared.scratchFolder("overwrite")
         let existing = folder.appendingPathComponent("taken.mov").path
-        FileManager.default.createFile(atPath: existing, contents: Data("keep me".utf8))
+        _ = FileManager.default.createFile(atPath: existing, contents: Data("keep me".utf8))
         let refused = try #require(throws: MediaError.self) { try Muxer(path: existing) }
         #expect(refused.kind == .outputExists)
         let missing = try #require(throws: MediaError.self) { try Muxer(path: folder.path + "/nope/out.mov") }

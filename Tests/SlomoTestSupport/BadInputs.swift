@@ -13,16 +13,16 @@ public enum BadInput: String, CaseIterable, Sendable {
         case .directory:
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         case .empty:
-            FileManager.default.createFile(atPath: path, contents: Data())
+            _ = FileManager.default.createFile(atPath: path, contents: Data())
         case .truncated:
             let whole = try Data(contentsOf: URL(fileURLWithPath: try Fixture.ntsc.path))
-            FileManager.default.createFile(atPath: path, contents: whole.prefix(whole.count / 2))
+            _ = FileManager.default.createFile(atPath: path, contents: whole.prefix(whole.count / 2))
         case .randomBytes:
             var generator = SystemRandomNumberGenerator()
-            FileManager.default.createFile(atPath: path, contents: Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+            _ = FileManager.default.createFile(atPath: path, contents: Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         case .noStreams:
             // An FFmpeg metadata file: FFmpeg opens it and finds no streams in it.
-            FileManager.default.createFile(atPath: path, contents: Data(";FFMETADATA1\ntitle=nothing here\n".utf8))
+            _ = FileManager.default.createFile(atPath: path, contents: Data(";FFMETADATA1\ntitle=nothing here\n".utf8))
         }
         return path
     }
