@@ -108,12 +108,24 @@ public struct MasteringDisplay: Codable, Hashable, Sendable {
     public var whitePoint: [Double]?
     public var minLuminance: Double?
     public var maxLuminance: Double?
+
+    public init(primaries: [[Double]]?, whitePoint: [Double]?, minLuminance: Double?, maxLuminance: Double?) {
+        self.primaries = primaries
+        self.whitePoint = whitePoint
+        self.minLuminance = minLuminance
+        self.maxLuminance = maxLuminance
+    }
 }
 
 /// Content light level metadata in nits.
 public struct ContentLight: Codable, Hashable, Sendable {
     public var maxContentLightLevel: Int
     public var maxFrameAverageLightLevel: Int
+
+    public init(maxContentLightLevel: Int, maxFrameAverageLightLevel: Int) {
+        self.maxContentLightLevel = maxContentLightLevel
+        self.maxFrameAverageLightLevel = maxFrameAverageLightLevel
+    }
 }
 
 /// The facts about an audio stream.

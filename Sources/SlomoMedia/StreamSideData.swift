@@ -30,19 +30,8 @@ struct StreamSideData {
     }
 
     var masteringDisplay: MasteringDisplay? {
-        guard let raw = bytes(of: AV_PKT_DATA_MASTERING_DISPLAY_METADATA,
-                              atLeast: MemoryLayout<AVMasteringDisplayMetadata>.size) else { return nil }
-        let metadata = raw.load(as: AVMasteringDisplayMetadata.self)
-        func value(_ r: AVRational) -> Double { r.den == 0 ? 0 : Double(r.num) / Double(r.den) }
-        let primaries = withUnsafeBytes(of: metadata.display_primaries) { buffer in
-            let pairs = buffer.bindMemory(to: AVRational.self)
-            return (0..<3).map { [value(pairs[2 * $0]), value(pairs[2 * $0 + 1])] }
-        }
-        return MasteringDisplay(
-            primaries: metadata.has_primaries != 0 ? primaries : nil,
-            whitePoint: metadata.has_primaries != 0 ? [value(metadata.white_point.0), value(metadata.white_point.1)] : nil,
-            minLuminance: metadata.has_luminance != 0 ? value(metadata.min_luminance) : nil,
-            maxLuminance: metadata.has_luminance != 0 ? value(metadata.max_luminance) : nil)
+        bytes(of: AV_PKT_DATA_MASTERING_DISPLAY_METADATA, atLeast: MemoryLayout<AVMasteringDisplayMetadata>.size)
+            .flatMap { MasteringDisplay($0.load(as: AVMasteringDisplayMetadata.self)) }
     }
 
     var contentLight: ContentLight? {

@@ -137,3 +137,37 @@ import Testing
         #expect(FFmpegError.noSpace.message == "No space left on device")
     }
 }
+
+/// Mastering display and content light metadata written on a stream are read back as ffprobe
+/// reads them.
+@Suite struct MasteringMetadataTests {
+    @Test func masteringDisplayAndContentLightRoundTrip() throws {
+        let input = try FixtureCache.shared.path(for: "pq-hevc", extension: "mov", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=24:duration=0.5",
+            "-c:v", "libx265", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le", "-x265-params", "log-level=error",
+            "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc", "-tag:v", "hvc1"])
+        let output = try FixtureCache.shared.scratchFolder("mastering").appendingPathComponent("hdr10.mov").path
+        let display = MasteringDisplay(primaries: [[0.708, 0.292], [0.17, 0.797], [0.131, 0.046]],
+                                       whitePoint: [0.3127, 0.329], minLuminance: 0.005, maxLuminance: 1000)
+        let light = ContentLight(maxContentLightLevel: 1000, maxFrameAverageLightLevel: 400)
+        let demuxer = try Demuxer(path: input)
+        let muxer = try Muxer(path: output)
+        let stream = try muxer.addStream(copying: 0, of: demuxer)
+        try muxer.setHDRMetadata(masteringDisplay: display, contentLight: light, stream: stream)
+        try muxer.writeHeader()
+        while let packet = try demuxer.read() { try muxer.write(packet, stream: stream) }
+        try muxer.finish()
+
+        let hdr = try #require(try MediaFile(path: output).videoStream?.video?.hdr)
+        #expect(hdr.kind == .pq)
+        #expect(hdr.contentLight == light)
+        let read = try #require(hdr.masteringDisplay)
+        #expect(read.maxLuminance == 1000 && read.minLuminance == 0.005)
+        #expect(read.whitePoint == [0.3127, 0.329])
+        let sideData = try #require(try FFprobe(output).stream("video")?["side_data_list"] as? [[String: Any]])
+        let probedLight = try #require(sideData.first { $0["side_data_type"] as? String == "Content light level metadata" })
+        #expect(probedLight["max_content"] as? Int == 1000 && probedLight["max_average"] as? Int == 400)
+        let probedDisplay = try #require(sideData.first { $0["side_data_type"] as? String == "Mastering display metadata" })
+        #expect(probedDisplay["max_luminance"] as? String == "10000000/10000")
+    }
+}
