@@ -53,7 +53,7 @@ let package = Package(
         .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),
 
         // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
-        .target(name: "SlomoTestSupport", dependencies: ["SlomoCore"], path: "Tests/SlomoTestSupport"),
+        .target(name: "SlomoTestSupport", dependencies: ["SlomoCore", "SlomoMedia"], path: "Tests/SlomoTestSupport"),
         .testTarget(
             name: "SlomoCoreTests",
             dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]

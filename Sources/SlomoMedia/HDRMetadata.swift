@@ -70,6 +70,16 @@ extension Muxer {
         }
     }
 
+    /// Puts a Dolby Vision configuration record on an HEVC output stream. FFmpeg 5.1 writes it
+    /// (as `dvcC`/`dvvC`) only into .mp4 and only with `strict=unofficial` at `writeHeader`.
+    public func setDolbyVisionConfiguration(profile: Int, level: Int, compatibility: Int, stream index: Int) throws(FFmpegError) {
+        var record = AVDOVIDecoderConfigurationRecord(
+            dv_version_major: 1, dv_version_minor: 0, dv_profile: UInt8(profile), dv_level: UInt8(level),
+            rpu_present_flag: 1, el_present_flag: 0, bl_present_flag: 1,
+            dv_bl_signal_compatibility_id: UInt8(compatibility))
+        try add(&record, type: AV_PKT_DATA_DOVI_CONF, to: context.pointee.streams[index]!)
+    }
+
     private func add<T>(_ value: inout T, type: AVPacketSideDataType, to stream: UnsafeMutablePointer<AVStream>) throws(FFmpegError) {
         let size = MemoryLayout<T>.size
         guard av_stream_get_side_data(stream, type, nil) == nil else { return }

@@ -60,6 +60,15 @@ import Testing
         #expect(copy.codec.tag == "hvc1")
     }
 
+    @Test func dolbyVisionSurvivesIntoMP4() throws {
+        let input = try DolbyVisionFixture.path
+        let composition = try Composition(retiming: try MediaFile(path: input), sections: ["0.1-0.3x0.5"])
+        let output = try FixtureCache.shared.scratchFolder("dv-retime").appendingPathComponent("out.mp4").path
+        try ExportSession(composition: composition, to: output).run()
+        let hdr = try #require(try MediaFile(path: output).videoStream?.video?.hdr)
+        #expect(hdr.kind == .dolbyVision && hdr.dolbyVisionProfile == 8)
+    }
+
     @Test func rotationSurvives() throws {
         let output = try Self.retime(.rotated, ["0.5-1x0.5"])
         #expect(try MediaFile(path: output).videoStream?.video?.rotation == 90)

@@ -171,3 +171,16 @@ import Testing
         #expect(probedDisplay["max_luminance"] as? String == "10000000/10000")
     }
 }
+
+/// A Dolby Vision configuration record in an .mp4 is reported with its profile.
+@Suite struct DolbyVisionTests {
+    @Test func profileComesFromTheConfigurationRecord() throws {
+        let output = try DolbyVisionFixture.path
+        let hdr = try #require(try MediaFile(path: output).videoStream?.video?.hdr)
+        #expect(hdr.kind == .dolbyVision)
+        #expect(hdr.dolbyVisionProfile == 8 && hdr.dolbyVisionLevel == 4)
+        let sideData = try #require(try FFprobe(output).stream("video")?["side_data_list"] as? [[String: Any]])
+        let record = try #require(sideData.first { $0["side_data_type"] as? String == "DOVI configuration record" })
+        #expect(record["dv_profile"] as? Int == hdr.dolbyVisionProfile)
+    }
+}
