@@ -7,9 +7,19 @@ import Synchronization
 /// everything up to `echoLevel` is also written to standard error.
 public enum FFmpegLog {
     /// How much of FFmpeg's log to echo to standard error.
-    public enum Level: Int32, Sendable {
+    public enum Level: Int32, CaseIterable, Sendable {
         case quiet = -8, error = 16, warning = 24, info = 32, debug = 48
+
+        /// `quiet`, `error`, `warning`, `info` or `debug`.
+        public init?(name: String) {
+            guard let level = Level.allCases.first(where: { "\($0)" == name }) else { return nil }
+            self = level
+        }
     }
+
+    /// The environment variable that sets the echo level for a whole process (`slomo`
+    /// reads it at start): `SLOMO_FFMPEG_LOG=warning slomo retime …`.
+    public static let environmentVariable = "SLOMO_FFMPEG_LOG"
 
     private struct State {
         var echoLevel: Level = .quiet
@@ -39,6 +49,12 @@ public enum FFmpegLog {
     public static func setEchoLevel(_ level: Level) {
         install()
         state.withLock { $0.echoLevel = level }
+    }
+
+    /// Sets the echo level from `SLOMO_FFMPEG_LOG` when it names a level.
+    public static func configureFromEnvironment() {
+        guard let value = getenv(environmentVariable), let level = Level(name: String(cString: value)) else { return }
+        setEchoLevel(level)
     }
 
     /// A marker to pass to `errors(since:)` later.

@@ -42,4 +42,14 @@ import Testing
         #expect(missing.status == 64)
         #expect(missing.standardError.contains("Missing expected argument"))
     }
+
+    @Test func ffmpegMessagesAreHiddenUnlessAsked() throws {
+        let path = try BadInput.truncated.make(in: try FixtureCache.shared.scratchFolder("cli-log"))
+        let hidden = try Slomo.run(["inspect", path])
+        #expect(hidden.standardError.split(separator: "\n").count == 1)
+        let shown = try Slomo.run(["inspect", path], environment: ["SLOMO_FFMPEG_LOG": "error"])
+        #expect(shown.status == 1)
+        #expect(shown.standardError.split(separator: "\n").count == 2)
+        #expect(shown.standardError.hasPrefix("moov atom not found"))
+    }
 }

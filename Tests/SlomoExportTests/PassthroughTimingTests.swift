@@ -60,6 +60,19 @@ import Testing
         #expect(copy.codec.tag == "hvc1")
     }
 
+    @Test func progressStreamEndsAtOneWithTheFileWritten() async throws {
+        let composition = try Composition(retiming: try MediaFile(path: try Fixture.videoOnly.path), sections: ["0.5-1.5x0.5"])
+        let output = try FixtureCache.shared.scratchFolder("progress-stream").appendingPathComponent("out.mp4").path
+        var fractions: [Double] = []
+        for try await progress in ExportSession(composition: composition, to: output).progressUpdates() {
+            fractions.append(progress.fraction)
+        }
+        #expect(fractions.count >= 2)
+        #expect(fractions == fractions.sorted())
+        #expect(fractions.last == 1)
+        #expect(try MediaFile(path: output).videoStream?.frameCount == 120)
+    }
+
     @Test func dolbyVisionSurvivesIntoMP4() throws {
         let input = try DolbyVisionFixture.path
         let composition = try Composition(retiming: try MediaFile(path: input), sections: ["0.1-0.3x0.5"])

@@ -14,16 +14,20 @@ public struct CommandResult: Sendable {
 /// (Xvfb, PulseAudio) can inherit a pipe's write end and keep it open, and a reader waiting
 /// for end-of-file would then wait forever.
 @discardableResult
-public func runCommand(_ executable: String, _ arguments: [String]) throws -> CommandResult {
-    let (status, output, error) = try runCapturingFiles(executable, arguments)
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+    let (status, output, error) = try runCapturingFiles(executable, arguments, environment: environment)
     return CommandResult(status: status, standardOutput: String(decoding: output, as: UTF8.self),
                          standardError: String(decoding: error, as: UTF8.self))
 }
 
 /// Runs a program with its standard output and error captured in temporary files; returns
-/// its exit status and both outputs' bytes.
-public func runCapturingFiles(_ executable: String, _ arguments: [String]) throws -> (Int32, Data, Data) {
+/// its exit status and both outputs' bytes. `environment` is added to this process's own.
+public func runCapturingFiles(_ executable: String, _ arguments: [String],
+                              environment: [String: String] = [:]) throws -> (Int32, Data, Data) {
     let process = Process()
+    if !environment.isEmpty {
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    }
     if executable.contains("/") {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

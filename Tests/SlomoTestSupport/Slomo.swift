@@ -16,7 +16,7 @@ public enum Slomo {
     }
 
     /// Runs `slomo arguments…` and returns its exit status and output.
-    public static func run(_ arguments: [String]) throws -> CommandResult {
-        try runCommand(try executable, arguments)
+    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        try runCommand(try executable, arguments, environment: environment)
     }
 }
