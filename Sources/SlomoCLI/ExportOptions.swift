@@ -22,7 +22,7 @@ struct AudioOptions: ParsableArguments {
                                valueName: "name"))
     var audio: String?
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm.", valueName: "codec"))
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm, flac.", valueName: "codec"))
     var audioCodec: String?
 
     /// The algorithm: the option, else `fallback`, else spectral.
@@ -35,7 +35,7 @@ struct AudioOptions: ParsableArguments {
     func codec(fallback: String? = nil) throws -> AudioCodec {
         guard let name = audioCodec ?? fallback else { return .aac }
         guard let codec = AudioCodec(rawValue: name) else {
-            throw CommandError("unknown audio codec '\(name)' (--audio-codec); expected aac, alac or pcm")
+            throw CommandError("unknown audio codec '\(name)' (--audio-codec); expected \(AudioCodec.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return codec
     }
