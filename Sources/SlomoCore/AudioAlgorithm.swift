@@ -1,6 +1,6 @@
 /// How the audio of a section is stretched to its new duration. The raw values are the names
 /// used on the command line, in edit scripts and in plans.
-public enum AudioAlgorithm: String, CaseIterable, Hashable, Sendable, Codable, CustomStringConvertible {
+public enum AudioAlgorithm: String, CaseIterable, Hashable, Sendable, Codable, NamedChoice {
     /// Phase-vocoder time stretching (Rubber Band): keeps the pitch, best for music.
     case spectral
     /// Overlap-add time stretching (SoundTouch): keeps the pitch, good for speech.
@@ -10,15 +10,5 @@ public enum AudioAlgorithm: String, CaseIterable, Hashable, Sendable, Codable, C
     /// Resampling: changes the pitch with the speed, like tape.
     case varispeed
 
-    /// Parses a CLI name; throws `.invalidValue` listing the valid names.
-    public init(parsing text: String) throws {
-        guard let algorithm = AudioAlgorithm(rawValue: text) else {
-            throw TimeModelError(.invalidValue, "unknown audio algorithm '\(text)'; expected "
-                                 + AudioAlgorithm.allCases.map(\.rawValue).joined(separator: ", "))
-        }
-        self = algorithm
-    }
-
-    /// The CLI name.
-    public var description: String { rawValue }
+    public static let choiceName = "audio algorithm"
 }
