@@ -21,6 +21,10 @@ struct Capture: ParsableCommand {
             fragment every --fragment seconds, written in place and flushed after every fragment: \
             a crash loses at most one fragment. Ctrl-C stops and finalises the file.
 
+            Pause and resume: SIGUSR1 pauses the recording, SIGUSR2 resumes it \
+            (`kill -USR1 PID`); the file's time line continues without a gap. --duration counts \
+            recorded time, not pauses.
+
             Exit status: 0 when the recording finished (on a limit or Ctrl-C), 1 on an error \
             (nothing usable or the file could not be finished), 3 when the source was lost and the \
             file was finalised up to that point.
@@ -140,7 +144,9 @@ struct Capture: ParsableCommand {
         try session.add(meter)
 
         let interrupt = Interrupt { session.stopRunning() }
-        defer { withExtendedLifetime(interrupt) {} }
+        let pause = Interrupt(signals: [SIGUSR1]) { movie.pauseRecording() }
+        let resume = Interrupt(signals: [SIGUSR2]) { movie.resumeRecording() }
+        defer { withExtendedLifetime((interrupt, pause, resume)) {} }
         try session.startRunning()
         if !progressOptions.quiet {
             for (input, rate) in zip(session.inputs, session.grantedFrameRates) {
@@ -160,8 +166,9 @@ struct Capture: ParsableCommand {
                                + (result.fileSize > 0 ? "; the fragments written so far are playable" : ""))
         }
         if !progressOptions.quiet {
+            let paused = result.pausedSeconds > 0 ? String(format: ", %.3f s paused", result.pausedSeconds) : ""
             print("\(result.path): \(String(format: "%.3f", result.duration)) s, \(result.videoFrames) frames, "
-                  + "\(result.counters.dropped) dropped, \(Self.megabytes(result.fileSize)); \(result.reason); finished successfully")
+                  + "\(result.counters.dropped) dropped\(paused), \(Self.megabytes(result.fileSize)); \(result.reason); finished successfully")
         }
         if result.reason.isProblem {
             FileHandle.standardError.write(Data("slomo: \(result.reason); the file was finalised up to that point: \(result.path)\n".utf8))
@@ -207,6 +214,7 @@ struct CaptureStatusPrinter {
         let queued: Int
         let fileSize: Int64
         let audioLevels: [[String: Double]]
+        let paused: Bool
     }
 
     private struct Finished: Encodable {
@@ -219,6 +227,8 @@ struct CaptureStatusPrinter {
         let frames: Int
         let received: Int
         let dropped: Int
+        let skippedWhilePaused: Int
+        let pausedSeconds: Double
         let fileSize: Int64
     }
 
@@ -230,9 +240,10 @@ struct CaptureStatusPrinter {
             let levels = stats.audioLevels.map { ["average": Self.round($0.averagePower), "peak": Self.round($0.peakHold)] }
             emit(Line(event: "status", elapsed: Self.round(stats.elapsed), recordedSeconds: Self.round(stats.recordedSeconds),
                       frames: stats.video.delivered, fps: stats.measuredFrameRate.map { Self.round($0) },
-                      dropped: stats.video.dropped, queued: stats.video.queued, fileSize: stats.fileSize, audioLevels: levels))
+                      dropped: stats.video.dropped, queued: stats.video.queued, fileSize: stats.fileSize, audioLevels: levels,
+                      paused: stats.isPaused))
         case .bar:
-            var text = String(format: "\r● %6.1f s", stats.recordedSeconds)
+            var text = String(format: "\r%@ %6.1f s", stats.isPaused ? "‖" : "●", stats.recordedSeconds)
             if let limit { text += String(format: "/%.0f s", limit) }
             text += "  \(stats.video.delivered) frames"
             if let fps = stats.measuredFrameRate { text += String(format: "  %.1f fps", fps) }
@@ -249,6 +260,7 @@ struct CaptureStatusPrinter {
         emit(Finished(path: result.path, reason: result.reason.code, message: result.reason.description,
                       finishedSuccessfully: result.finishedSuccessfully, duration: Self.round(result.duration),
                       frames: result.videoFrames, received: result.counters.received, dropped: result.counters.dropped,
+                      skippedWhilePaused: result.counters.skippedWhilePaused, pausedSeconds: Self.round(result.pausedSeconds),
                       fileSize: result.fileSize))
     }
 

@@ -1,13 +1,16 @@
 import Dispatch
 import Foundation
 
-/// Turns Ctrl-C (SIGINT) and SIGTERM into a call of `handler` instead of killing the process,
-/// so that a long command can stop cleanly and remove its temporary file.
+/// Turns Ctrl-C (SIGINT) and SIGTERM (or other `signals`) into a call of `handler` instead of
+/// the signal's default action, so that a long command can stop cleanly and remove its
+/// temporary file.
 final class Interrupt {
+    private let signals: [Int32]
     private let sources: [any DispatchSourceSignal]
 
-    init(_ handler: @escaping @Sendable () -> Void) {
-        sources = [SIGINT, SIGTERM].map { number in
+    init(signals: [Int32] = [SIGINT, SIGTERM], _ handler: @escaping @Sendable () -> Void) {
+        self.signals = signals
+        sources = signals.map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler(handler: handler)
@@ -18,7 +21,6 @@ final class Interrupt {
 
     deinit {
         for source in sources { source.cancel() }
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
+        for number in signals { signal(number, SIG_DFL) }
     }
 }

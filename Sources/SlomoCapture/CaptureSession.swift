@@ -227,7 +227,7 @@ public final class CaptureSession: @unchecked Sendable {
             elapsed: Double(now) / 1e9, receivedFrames: total, measuredFrameRate: rate,
             recordedSeconds: movie?.recordedSeconds ?? 0,
             video: movie?.videoCounters ?? OutputCounters(), fileSize: movie?.fileSize ?? 0,
-            audioLevels: meters.first?.levels ?? [])
+            audioLevels: meters.first?.levels ?? [], isPaused: movie?.isRecordingPaused ?? false)
     }
 
     // MARK: Reader threads
@@ -335,4 +335,6 @@ public struct CaptureStatistics: Hashable, Sendable {
     public var fileSize: Int64
     /// Levels of the first audio meter, per channel.
     public var audioLevels: [AudioLevelMeter.ChannelLevel]
+    /// True while the movie file's recording is paused.
+    public var isPaused: Bool
 }

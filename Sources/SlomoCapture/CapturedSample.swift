@@ -11,8 +11,15 @@ struct CapturedSample: @unchecked Sendable {
     let payload: Payload
     /// The index of the input in the session.
     let input: Int
-    /// Session time in nanoseconds.
+    /// Session time in nanoseconds; in a movie output's queue, recording time.
     let time: Int64
+    /// False for a compressed packet that decoding cannot start from.
+    var isKeyframe: Bool {
+        switch payload {
+        case .frame: true
+        case .packet(let packet): packet.isKeyframe
+        }
+    }
     /// Bytes the payload takes.
     var size: Int {
         switch payload {
@@ -37,6 +44,9 @@ public struct OutputCounters: Hashable, Sendable, Codable {
     public var droppedByThrottle = 0
     public var droppedWaitingForKeyframe = 0
     public var droppedAtStop = 0
+    /// Samples that arrived while the recording was paused: left out on purpose, so neither
+    /// received nor dropped.
+    public var skippedWhilePaused = 0
 
     /// Every drop, whatever the reason.
     public var dropped: Int {

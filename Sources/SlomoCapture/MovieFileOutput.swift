@@ -43,7 +43,9 @@ public final class MovieFileOutput: @unchecked Sendable {
     private let state = NSLock()
     private var counters = OutputCounters()
     private var audioCounters = OutputCounters()
-    private var startTime: Int64?
+    private var timeline = RecordingTimeline()
+    /// Inputs whose compressed, inter-coded video is copied: after a pause they resume at a keyframe.
+    private var copiedVideoInputs: Set<Int> = []
     private var lastVideoEnd: Int64 = 0
     private var lastAudioEnd: Int64 = 0
     private var bytesOnDisk: Int64 = 0
@@ -79,6 +81,24 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
     /// The result, once the recording has finished.
     public var result: RecordingResult? { state.withLock { finalResult } }
+
+    // MARK: Pause and resume (any thread)
+
+    /// Leaves samples out of the file from the next one on, until `resumeRecording()`
+    /// (AVCaptureFileOutput's `pauseRecording()`). They are counted as `skippedWhilePaused`,
+    /// not as drops, and the recording's time line stands still meanwhile.
+    public func pauseRecording() { state.withLock { timeline.pause() } }
+
+    /// Records again from the next sample, continuing the time line where it paused: the
+    /// first sample after the pause follows the last one before it by one sample interval.
+    /// Copied inter-coded video resumes at its next keyframe.
+    public func resumeRecording() { state.withLock { timeline.resume(keyframeInputs: copiedVideoInputs) } }
+
+    /// True between `pauseRecording()` and `resumeRecording()`.
+    public var isRecordingPaused: Bool { state.withLock { timeline.isPaused } }
+
+    /// Seconds of capture left out of the file by pauses so far.
+    public var pausedSeconds: Double { state.withLock { Double(timeline.pausedNanoseconds) / 1e9 } }
 
     // MARK: Set-up (session thread, before capture starts)
 
@@ -194,7 +214,10 @@ public final class MovieFileOutput: @unchecked Sendable {
                     queueCapacity += 512
                 } else {
                     let index = try muxer.addStream(copying: source.streamIndex, of: source.demuxer)
-                    if !source.isAudio { muxer.setTimeBase(Self.videoTimeBase, stream: index) }
+                    if !source.isAudio {
+                        muxer.setTimeBase(Self.videoTimeBase, stream: index)
+                        copiedVideoInputs.insert(source.index)
+                    }
                     track = Track(muxerStream: index, isAudio: source.isAudio, encoder: nil,
                                   timeBase: source.isAudio ? source.stream.timeBase : Self.videoTimeBase,
                                   sourceTimeBase: source.stream.timeBase)
@@ -235,15 +258,17 @@ public final class MovieFileOutput: @unchecked Sendable {
         var limitReached = false
         let accepted: Bool = state.withLock {
             if stopReason != nil { return false }
-            if startTime == nil { startTime = sample.time }
-            let offset = sample.time - startTime!
+            guard let offset = timeline.place(sample.time, input: sample.input, isKeyframe: sample.isKeyframe) else {
+                if isAudio { audioCounters.skippedWhilePaused += 1 } else { counters.skippedWhilePaused += 1 }
+                return true
+            }
             if let limit = settings.maxDuration, offset >= Self.nanoseconds(limit) {
                 stopReason = .maximumDuration
                 limitReached = true
                 return false
             }
             if isAudio { audioCounters.received += 1 } else { counters.received += 1 }
-            guard queue.tryPush(sample) else {
+            guard queue.tryPush(CapturedSample(payload: sample.payload, input: sample.input, time: offset)) else {
                 if isAudio { audioCounters.droppedBecauseQueueFull += 1 } else { counters.droppedBecauseQueueFull += 1 }
                 return true
             }
@@ -305,7 +330,7 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     private func write(_ sample: CapturedSample) throws(FFmpegError) {
         guard let track = tracks[sample.input], let muxer else { return }
-        let offset = sample.time - (state.withLock { startTime } ?? sample.time)
+        let offset = sample.time
         switch sample.payload {
         case .frame(let frame):
             guard let encoder = track.encoder else { return }
@@ -483,6 +508,7 @@ public final class MovieFileOutput: @unchecked Sendable {
                 path: settings.path, reason: reason, finishedSuccessfully: ok,
                 duration: Double(max(lastVideoEnd + frameDuration, lastAudioEnd)) / 1e9,
                 videoFrames: counters.delivered, counters: counters, fileSize: wroteSomething ? size : 0,
+                pausedSeconds: Double(timeline.pausedNanoseconds) / 1e9,
                 finishingProblem: problem ?? (wroteSomething ? nil : "nothing was recorded"))
             bytesOnDisk = wroteSomething ? size : 0
         }

@@ -65,6 +65,8 @@ public struct RecordingResult: Hashable, Sendable {
     public var counters: OutputCounters
     /// File size in bytes.
     public var fileSize: Int64
+    /// Seconds of capture left out by pauses (`MovieFileOutput.pauseRecording()`).
+    public var pausedSeconds: Double = 0
     /// A problem met while finishing, when there was one.
     public var finishingProblem: String?
 }

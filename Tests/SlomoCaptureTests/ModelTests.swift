@@ -71,3 +71,57 @@ import Testing
         #expect(CaptureFormat.Request(parsing: "x720@60") == nil)
     }
 }
+
+/// The recording time line: pauses leave no gap, inputs shift together.
+@Suite struct RecordingTimelineTests {
+    @Test func resumeContinuesOneIntervalAfterTheLastSample() {
+        var timeline = RecordingTimeline()
+        let frame: Int64 = 4_166_667
+        let before = (0..<10).compactMap { timeline.place(1_000_000 + Int64($0) * frame, input: 0) }
+        timeline.pause()
+        let during = (10..<250).compactMap { timeline.place(1_000_000 + Int64($0) * frame, input: 0) }
+        timeline.resume()
+        let after = (250..<260).compactMap { timeline.place(1_000_000 + Int64($0) * frame, input: 0) }
+        #expect(before.first == 0)
+        #expect(during.isEmpty)
+        let times = before + after
+        #expect(times.count == 20)
+        #expect(zip(times.dropFirst(), times).allSatisfy { $0 - $1 == frame }, "no gap where the pause was")
+        #expect(timeline.pausedNanoseconds == 240 * frame)
+    }
+
+    @Test func otherInputsShiftByTheSameAmount() {
+        var timeline = RecordingTimeline()
+        // Video every 10 ms, sound every 20 ms; paused for one second.
+        _ = timeline.place(0, input: 0)
+        _ = timeline.place(5_000_000, input: 1)
+        _ = timeline.place(10_000_000, input: 0)
+        timeline.pause()
+        timeline.resume()
+        // The pause ends when the first sample after it comes, 1.01 s later.
+        let video = timeline.place(1_020_000_000, input: 0)
+        let sound = timeline.place(1_025_000_000, input: 1)
+        #expect(video == 20_000_000)
+        #expect(sound == 25_000_000, "sound keeps its place relative to the picture")
+    }
+
+    @Test func copiedVideoResumesAtAKeyframe() {
+        var timeline = RecordingTimeline()
+        _ = timeline.place(0, input: 0)
+        _ = timeline.place(10_000_000, input: 0)
+        timeline.pause()
+        timeline.resume(keyframeInputs: [0])
+        #expect(timeline.place(500_000_000, input: 0, isKeyframe: false) == nil)
+        #expect(timeline.place(510_000_000, input: 0, isKeyframe: true) == 20_000_000)
+        #expect(timeline.place(520_000_000, input: 0, isKeyframe: false) == 30_000_000)
+    }
+
+    @Test func pausingBeforeTheFirstSampleStartsAtItsResume() {
+        var timeline = RecordingTimeline()
+        timeline.pause()
+        #expect(timeline.place(100, input: 0) == nil)
+        timeline.resume()
+        #expect(timeline.place(5_000, input: 0) == 0)
+        #expect(timeline.pausedNanoseconds == 0)
+    }
+}
