@@ -149,10 +149,15 @@ struct PlanarFIFO {
 
     /// Removes and returns the first `n` frames (at most `count`).
     mutating func pop(_ n: Int) -> AudioBuffer {
-        let k = max(0, min(n, count))
-        let out = AudioBuffer(planar: storage.map { Array($0[head..<(head + k)]) })
-        drop(k)
+        let out = peek(n)
+        drop(out.frameCount)
         return out
+    }
+
+    /// The first `n` frames (at most `count`), left in place.
+    func peek(_ n: Int) -> AudioBuffer {
+        let k = max(0, min(n, count))
+        return AudioBuffer(planar: storage.map { Array($0[head..<(head + k)]) })
     }
 
     /// Discards the first `n` frames (at most `count`).

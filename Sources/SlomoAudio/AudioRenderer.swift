@@ -1,3 +1,4 @@
+import Foundation
 import SlomoCore
 
 /// Renders an audio track through a `TimeMap`, sample-exactly.
@@ -11,6 +12,12 @@ import SlomoCore
 /// block by block along the map's own ramp curve. Joins are crossfaded over `crossfadeFrames`
 /// (10 ms); the crossfade always lies inside the stretched side of a join, so rate-1 audio is
 /// never touched.
+///
+/// Long spectral and time-domain segments (the costly ones) are split into pieces of a few
+/// seconds that render concurrently, `parallelism` at a time. Each piece starts its own
+/// stretcher with a pre-roll; at a join between pieces the later one is aligned to the earlier
+/// one's continuation (`JoinAlignment`, at most ±5 ms) and crossfaded. Where pieces fall depends
+/// only on the map, never on the number of cores, so the output is the same on every machine.
 ///
 /// Streaming: `nextBlock(maxFrames:)` returns the output in order, block by block; memory stays
 /// bounded for any track length (the source needs only `maximumLookBehind` frames of history).
@@ -29,8 +36,13 @@ public final class AudioRenderer {
         public let stretchAtEnd: Double
         /// The algorithm, or nil when the segment is copied (constant rate 1).
         public let algorithm: TimePitchAlgorithm?
+        /// Which piece of its map segment this is, and of how many (1 when not split).
+        public let pieceIndex: Int
+        public let pieceCount: Int
         public var frameCount: Int { outputEnd - outputStart }
         var isCopy: Bool { algorithm == nil }
+        /// A later piece of a split segment: its start is aligned to the previous piece.
+        var continuesPrevious: Bool { pieceIndex > 0 }
     }
 
     public let sampleRate: Int
@@ -42,14 +54,21 @@ public final class AudioRenderer {
     public let outputFrameCount: Int
     /// Output frames delivered so far.
     public private(set) var deliveredFrames = 0
+    /// How many pieces of split segments render at the same time.
+    public let parallelism: Int
+    /// How far (frames) a piece may be shifted to align with the previous one: 5 ms.
+    let maximumAlignmentShift: Int
 
-    private let source: any AudioSampleSource
+    let source: any AudioSampleSource
     private let firstOutputFrame: Int
     private var segmentIndex = 0
     private var segmentState: SegmentState?
     /// The previous segment's continuation past its end, for the crossfade into a stretched
     /// segment.
     private var previousTail: AudioBuffer?
+    /// Pieces being rendered ahead, by plan index, and the last plan index dispatched.
+    private var ahead: [Int: PieceJob] = [:]
+    private var lastDispatched = -1
 
     /// Source frames fed before a stretched segment so the processor is warmed up.
     static let prerollFrames = 8192
@@ -67,12 +86,16 @@ public final class AudioRenderer {
     ///   - source: the source track.
     ///   - algorithm: used for segments whose `audio` is nil.
     ///   - crossfade: seconds of crossfade at joins (default 10 ms).
+    ///   - parallelism: pieces rendered at the same time (default: the active processor count).
     /// - Throws: `AudioError` when a segment's rate is outside its algorithm's range.
     public init(map: TimeMap, source: any AudioSampleSource, sampleRate: Int,
                 algorithm: TimePitchAlgorithm = .spectral, sourceTimeOfFrameZero: MediaTime = .zero,
-                crossfade: Double = 0.010) throws {
+                crossfade: Double = 0.010,
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try checkFormat(sampleRate: sampleRate, channelCount: source.channelCount)
         self.sampleRate = sampleRate
+        self.parallelism = max(1, parallelism)
+        maximumAlignmentShift = sampleRate / 200
         self.channelCount = source.channelCount
         self.source = source
         crossfadeFrames = max(1, Int((crossfade * Double(sampleRate)).rounded()))
@@ -98,10 +121,14 @@ public final class AudioRenderer {
                     }
                 }
             }
-            plans.append(SegmentPlan(
+            let whole = SegmentPlan(
                 outputStart: try frame(seg.output.start), outputEnd: try frame(seg.output.end),
                 sourceStart: try frame(seg.source.start) - zero, sourceEnd: try frame(seg.source.end) - zero,
-                stretchAtStart: stretch0, stretchAtEnd: stretch1, algorithm: copy ? nil : alg))
+                stretchAtStart: stretch0, stretchAtEnd: stretch1, algorithm: copy ? nil : alg,
+                pieceIndex: 0, pieceCount: 1)
+            plans += try Self.pieces(of: whole, sampleRate: sampleRate) { sourceFrame in
+                try frame(seg.outputTime(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate))))
+            }
         }
         self.plans = plans.filter { $0.frameCount > 0 }
         firstOutputFrame = plans.first?.outputStart ?? 0
@@ -130,7 +157,7 @@ public final class AudioRenderer {
         precondition(maxFrames > 0)
         guard segmentIndex < plans.count else { return nil }
         let plan = plans[segmentIndex]
-        if segmentState == nil { segmentState = try SegmentState(renderer: self, index: segmentIndex) }
+        if segmentState == nil { segmentState = try makeState(segmentIndex) }
         let state = segmentState!
         let n = min(maxFrames, plan.frameCount - state.emitted)
         let block = try state.emit(n)
@@ -143,172 +170,49 @@ public final class AudioRenderer {
         return block
     }
 
+    /// The state for plan `i`, with the previous segment's continuation: rendered ahead on a
+    /// worker for pieces of split segments (dispatching the next ones), lazily otherwise.
+    private func makeState(_ i: Int) throws -> SegmentState {
+        let state: SegmentState
+        if plans[i].pieceCount > 1 && parallelism > 1 {
+            var k = max(i, lastDispatched + 1)
+            while k < min(i + parallelism, plans.count) && plans[k].pieceCount > 1 {
+                let job = PieceJob(try SegmentState(renderer: self, index: k, source: try window(for: k)))
+                job.start()
+                ahead[k] = job
+                lastDispatched = k
+                k += 1
+            }
+            state = try ahead.removeValue(forKey: i)!.wait()
+        } else {
+            state = try SegmentState(renderer: self, index: i, source: source)
+        }
+        state.previousTail = previousTail
+        return state
+    }
+
+    /// A copy of the source around plan `i`, enough for its pre-roll, its frames, its
+    /// continuation and alignment margins, and the stretcher's look-ahead at any rate.
+    private func window(for i: Int) throws -> InMemoryAudioSource {
+        let plan = plans[i]
+        let start = plan.sourceStart - min(Self.prerollFrames, max(0, plan.sourceStart))
+        let fastest = max(1, 1 / plan.stretchAtStart, 1 / plan.stretchAtEnd)
+        let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
+        let count = plan.sourceEnd + beyond - start
+        return InMemoryAudioSource(try source.read(from: start, count: count), origin: start)
+    }
+
     /// Crossfade length used at the start and end of segment `i`.
-    fileprivate func fadeIn(_ i: Int) -> Int {
+    func fadeIn(_ i: Int) -> Int {
         guard i > 0, !plans[i].isCopy else { return 0 }
         return min(crossfadeFrames, plans[i].frameCount / 2)
     }
-    fileprivate func fadeOut(_ i: Int) -> Int {
+    func fadeOut(_ i: Int) -> Int {
         guard i + 1 < plans.count, !plans[i].isCopy, plans[i + 1].isCopy else { return 0 }
         return min(crossfadeFrames, plans[i].frameCount / 2)
     }
     /// Whether segment `i` must provide a tail past its end (the next segment fades from it).
-    fileprivate func needsTail(_ i: Int) -> Bool { i + 1 < plans.count && fadeIn(i + 1) > 0 }
-
-    /// Rendering state of one segment.
-    fileprivate final class SegmentState {
-        unowned let renderer: AudioRenderer
-        let index: Int
-        let plan: SegmentPlan
-        var emitted = 0
-        let fadeIn: Int, fadeOut: Int
-        let previousTail: AudioBuffer?
-        // Stretched segments only.
-        var processor: (any TimePitchProcessor)?
-        var fifo: PlanarFIFO
-        var toDiscard = 0
-        var sourceCursor = 0        // next source frame to feed (absolute)
-        var finished = false
-        var tailFrames: AudioBuffer?
-
-        init(renderer: AudioRenderer, index: Int) throws {
-            self.renderer = renderer
-            self.index = index
-            plan = renderer.plans[index]
-            fadeIn = renderer.fadeIn(index)
-            fadeOut = renderer.fadeOut(index)
-            previousTail = renderer.previousTail
-            fifo = PlanarFIFO(channelCount: renderer.channelCount)
-            guard let alg = plan.algorithm else { return }
-            let rate0 = 1 / plan.stretchAtStart
-            let p = try makeProcessor(alg, rate: rate0)
-            processor = p
-            // Pre-roll: source before the segment (silence before the track).
-            let pre = min(AudioRenderer.prerollFrames, max(0, plan.sourceStart))
-            if pre > 0 {
-                let block = try renderer.source.read(from: plan.sourceStart - pre, count: pre)
-                fifo.append(try p.process(block))
-            }
-            toDiscard = Int((Double(pre) / rate0).rounded())
-            sourceCursor = plan.sourceStart
-        }
-
-        private func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double) throws -> any TimePitchProcessor {
-            if alg == .lowLatency {
-                let p = try LowLatencyProcessor(rate: 1, sampleRate: renderer.sampleRate,
-                                                channelCount: renderer.channelCount)
-                p.setUnsnappedRate(rate)
-                return p
-            }
-            return try alg.makeProcessor(rate: rate, sampleRate: renderer.sampleRate,
-                                         channelCount: renderer.channelCount)
-        }
-
-        private func setRate(_ rate: Double) throws {
-            guard let p = processor else { return }
-            if let ll = p as? LowLatencyProcessor { ll.setUnsnappedRate(rate) } else { try p.setRate(rate) }
-        }
-
-        /// Where, relative to the start of a block of `block` frames, the rate the processor
-        /// is given for that block should be read on the ramp, so that it is applied where the
-        /// map wants it. libsamplerate glides to the new ratio across the block (read at the
-        /// block's end, less its filter delay of about 24 frames); Rubber Band R3 applies a
-        /// new ratio to audio about 2000 frames (at 48 kHz) behind the input it is given (read
-        /// that far back); SoundTouch and the splicer apply it about where it is given (read
-        /// mid-block). Measured with click trains through ramps (see RendererTests).
-        private func scheduleOffset(block: Int) -> Int {
-            switch plan.algorithm {
-            case .varispeed: return block - 24 * renderer.sampleRate / 48000
-            case .spectral: return block / 2 - 2000 * renderer.sampleRate / 48000
-            default: return block / 2
-            }
-        }
-
-        /// The rate the map has at source frame `position` (clamped to the segment).
-        private func rate(at position: Int) -> Double {
-            let length = plan.sourceEnd - plan.sourceStart
-            guard plan.stretchAtStart != plan.stretchAtEnd, length > 0 else { return 1 / plan.stretchAtStart }
-            let x = Double(min(max(position - plan.sourceStart, 0), length)) / Double(length)
-            return 1 / (plan.stretchAtStart + (plan.stretchAtEnd - plan.stretchAtStart) * x)
-        }
-
-        /// Feeds one block of source to the processor at the rate the map has there.
-        private func feed() throws {
-            guard let p = processor, !finished else { return }
-            let block = 1024
-            let a = sourceCursor, b = sourceCursor + block
-            let rate = self.rate(at: a + scheduleOffset(block: block))
-            try setRate(rate)
-            let input = try renderer.source.read(from: a, count: block)
-            fifo.append(try p.process(input))
-            sourceCursor = b
-            // Past the end of the source track by a wide margin: finish the stream.
-            if sourceCursor > plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: renderer.sampleRate) / 2 {
-                fifo.append(p.finish())
-                finished = true
-            }
-        }
-
-        /// Makes sure `fifo` holds at least `n` frames after the pre-roll discard.
-        private func fill(_ n: Int) throws {
-            while true {
-                if toDiscard > 0 {
-                    let k = min(toDiscard, fifo.count)
-                    fifo.drop(k)
-                    toDiscard -= k
-                }
-                if toDiscard == 0 && fifo.count >= n { return }
-                if finished {
-                    fifo.appendSilence(n - fifo.count)
-                    return
-                }
-                try feed()
-            }
-        }
-
-        func emit(_ n: Int) throws -> AudioBuffer {
-            var out: AudioBuffer
-            if processor == nil {
-                out = try renderer.source.read(from: plan.sourceStart + emitted, count: n)
-            } else {
-                try fill(n)
-                out = fifo.pop(n)
-                // Crossfade from the previous segment's continuation.
-                if fadeIn > 0, emitted < fadeIn, let tail = previousTail {
-                    for c in 0..<out.channelCount {
-                        out.mixFade(channel: c, from: tail.channels[c], sourceOffset: emitted,
-                                    frames: min(n, fadeIn - emitted), fadeLength: fadeIn, fadeStart: emitted, into: 0)
-                    }
-                }
-                // Crossfade into the next (copied) segment's lead-in.
-                let fadeStart = plan.frameCount - fadeOut
-                if fadeOut > 0 && emitted + n > fadeStart {
-                    let next = renderer.plans[index + 1]
-                    let lead = try renderer.source.read(from: next.sourceStart - fadeOut, count: fadeOut)
-                    let from = max(emitted, fadeStart)
-                    for c in 0..<out.channelCount {
-                        // out = out·(1 − w) + lead·w over the last fadeOut frames.
-                        out.mixFade(channel: c, into: lead.channels[c], leadOffset: from - fadeStart,
-                                    frames: emitted + n - from, fadeLength: fadeOut,
-                                    fadeStart: from - fadeStart, at: from - emitted)
-                    }
-                }
-            }
-            emitted += n
-            return out
-        }
-
-        /// The continuation past the segment's end, for the next segment's fade-in.
-        func tail() throws -> AudioBuffer? {
-            guard renderer.needsTail(index) else { return nil }
-            let x = renderer.fadeIn(index + 1)
-            if processor == nil {
-                return try renderer.source.read(from: plan.sourceStart + plan.frameCount, count: x)
-            }
-            try fill(x)
-            return fifo.pop(x)
-        }
-    }
+    func needsTail(_ i: Int) -> Bool { i + 1 < plans.count && fadeIn(i + 1) > 0 }
 }
 
 /// Raised-cosine weight rising from 0 to 1 over `length` frames, at frame `i`.
@@ -344,5 +248,3 @@ extension AudioBuffer {
         replaceChannel(c, with: ch)
     }
 }
-
-import Foundation

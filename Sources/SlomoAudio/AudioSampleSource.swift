@@ -13,13 +13,18 @@ public protocol AudioSampleSource: AnyObject {
     func read(from start: Int, count: Int) throws -> AudioBuffer
 }
 
-/// A whole track in memory.
+/// A whole track in memory, or a window of one (frames outside the window read as silence).
 public final class InMemoryAudioSource: AudioSampleSource {
     public let buffer: AudioBuffer
-    public init(_ buffer: AudioBuffer) { self.buffer = buffer }
+    /// The track frame that `buffer` starts at.
+    public let origin: Int
+    public init(_ buffer: AudioBuffer, origin: Int = 0) {
+        self.buffer = buffer
+        self.origin = origin
+    }
     public var channelCount: Int { buffer.channelCount }
     public func read(from start: Int, count: Int) throws -> AudioBuffer {
-        buffer.paddedSlice(from: start, count: count)
+        buffer.paddedSlice(from: start - origin, count: count)
     }
 }
 

@@ -1,0 +1,46 @@
+/// Where to join two independently stretched renderings of neighbouring audio.
+///
+/// Two stretchers started at different places give the same sound with unrelated phases; a
+/// plain crossfade between them can cancel a steady tone for a moment. Like a WSOLA splice, the
+/// later rendering is shifted by up to a few milliseconds to where it best matches the earlier
+/// one's continuation (highest normalised cross-correlation over the crossfade, all channels
+/// together), then crossfaded.
+enum JoinAlignment {
+    /// The shift in `-maximumShift ... maximumShift` (frames) at which `candidate`, starting at
+    /// `maximumShift + shift`, best matches the first `frames` frames of `reference`. Silence
+    /// or a tie keeps 0.
+    static func bestShift(of candidate: AudioBuffer, against reference: AudioBuffer,
+                          frames: Int, maximumShift: Int) -> Int {
+        let n = min(frames, reference.frameCount)
+        guard n > 0, maximumShift > 0, candidate.frameCount >= 2 * maximumShift + n else { return 0 }
+        var referenceEnergy = 0.0
+        for channel in reference.channels {
+            for j in 0..<n { referenceEnergy += Double(channel[j]) * Double(channel[j]) }
+        }
+        guard referenceEnergy > 0 else { return 0 }
+        func score(_ offset: Int) -> Double {
+            var dot = 0.0, energy = 0.0
+            for (c, channel) in candidate.channels.enumerated() {
+                let r = reference.channels[c]
+                channel.withUnsafeBufferPointer { x in
+                    for j in 0..<n {
+                        let v = Double(x[offset + j])
+                        dot += v * Double(r[j])
+                        energy += v * v
+                    }
+                }
+            }
+            return energy > 0 ? dot / (energy * referenceEnergy).squareRoot() : 0
+        }
+        var best = 0, bestScore = score(maximumShift)
+        for shift in -maximumShift...maximumShift where shift != 0 {
+            let s = score(maximumShift + shift)
+            // Prefer the smaller shift when two are equally good.
+            if s > bestScore + 1e-9 || (abs(s - bestScore) <= 1e-9 && abs(shift) < abs(best)) {
+                best = shift
+                bestScore = s
+            }
+        }
+        return best
+    }
+}

@@ -1,0 +1,196 @@
+/// Rendering state of one `AudioRenderer.SegmentPlan`: the copied source, or a processor fed
+/// from a pre-roll before the segment, with the crossfades at its joins.
+///
+/// A state is built and filled either on the renderer's thread (read lazily from the track) or
+/// ahead of time on a worker (`prepare()`, reading a private window of the track); in both cases
+/// `emit(_:)` and `tail()` run on the renderer's thread.
+final class SegmentState {
+    unowned let renderer: AudioRenderer
+    let index: Int
+    let plan: AudioRenderer.SegmentPlan
+    /// Where the processor reads the track: the renderer's source, or a window copied from it.
+    let source: any AudioSampleSource
+    var emitted = 0
+    let fadeIn: Int, fadeOut: Int
+    /// The previous segment's continuation past its end; set when this state becomes current.
+    var previousTail: AudioBuffer?
+    // Stretched segments only.
+    var processor: (any TimePitchProcessor)?
+    var fifo: PlanarFIFO
+    var toDiscard = 0
+    var sourceCursor = 0        // next source frame to feed (absolute)
+    var finished = false
+    /// Output frames kept before the segment's nominal start so that the join with the
+    /// previous piece can be aligned (shifted by up to ± this many frames).
+    let alignmentLead: Int
+
+    init(renderer: AudioRenderer, index: Int, source: any AudioSampleSource) throws {
+        self.renderer = renderer
+        self.index = index
+        self.source = source
+        plan = renderer.plans[index]
+        fadeIn = renderer.fadeIn(index)
+        fadeOut = renderer.fadeOut(index)
+        fifo = PlanarFIFO(channelCount: renderer.channelCount)
+        guard let alg = plan.algorithm else {
+            alignmentLead = 0
+            return
+        }
+        let rate0 = 1 / plan.stretchAtStart
+        let p = try Self.makeProcessor(alg, rate: rate0, renderer: renderer)
+        processor = p
+        // Pre-roll: source before the segment (silence before the track).
+        let pre = min(AudioRenderer.prerollFrames, max(0, plan.sourceStart))
+        if pre > 0 {
+            let block = try source.read(from: plan.sourceStart - pre, count: pre)
+            fifo.append(try p.process(block))
+        }
+        let preOutput = Int((Double(pre) / rate0).rounded())
+        alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0
+        toDiscard = preOutput - alignmentLead
+        sourceCursor = plan.sourceStart
+    }
+
+    /// Output frames this state produces in all: the segment, the continuation the next
+    /// segment fades from, and the alignment margin on both sides.
+    var framesNeeded: Int {
+        2 * alignmentLead + plan.frameCount + (renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0)
+    }
+
+    /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread).
+    func prepare() throws {
+        if processor != nil { try fill(framesNeeded) }
+    }
+
+    private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double,
+                                      renderer: AudioRenderer) throws -> any TimePitchProcessor {
+        if alg == .lowLatency {
+            let p = try LowLatencyProcessor(rate: 1, sampleRate: renderer.sampleRate,
+                                            channelCount: renderer.channelCount)
+            p.setUnsnappedRate(rate)
+            return p
+        }
+        return try alg.makeProcessor(rate: rate, sampleRate: renderer.sampleRate,
+                                     channelCount: renderer.channelCount)
+    }
+
+    private func setRate(_ rate: Double) throws {
+        guard let p = processor else { return }
+        if let ll = p as? LowLatencyProcessor { ll.setUnsnappedRate(rate) } else { try p.setRate(rate) }
+    }
+
+    /// Where, relative to the start of a block of `block` frames, the rate the processor
+    /// is given for that block should be read on the ramp, so that it is applied where the
+    /// map wants it. libsamplerate glides to the new ratio across the block (read at the
+    /// block's end, less its filter delay of about 24 frames); Rubber Band R3 applies a
+    /// new ratio to audio about 2000 frames (at 48 kHz) behind the input it is given (read
+    /// that far back); SoundTouch and the splicer apply it about where it is given (read
+    /// mid-block). Measured with click trains through ramps (see RendererTests).
+    private func scheduleOffset(block: Int) -> Int {
+        switch plan.algorithm {
+        case .varispeed: return block - 24 * renderer.sampleRate / 48000
+        case .spectral: return block / 2 - 2000 * renderer.sampleRate / 48000
+        default: return block / 2
+        }
+    }
+
+    /// The rate the map has at source frame `position` (clamped to the segment).
+    private func rate(at position: Int) -> Double {
+        let length = plan.sourceEnd - plan.sourceStart
+        guard plan.stretchAtStart != plan.stretchAtEnd, length > 0 else { return 1 / plan.stretchAtStart }
+        let x = Double(min(max(position - plan.sourceStart, 0), length)) / Double(length)
+        return 1 / (plan.stretchAtStart + (plan.stretchAtEnd - plan.stretchAtStart) * x)
+    }
+
+    /// Feeds one block of source to the processor at the rate the map has there.
+    private func feed() throws {
+        guard let p = processor, !finished else { return }
+        let block = 1024
+        let a = sourceCursor, b = sourceCursor + block
+        let rate = self.rate(at: a + scheduleOffset(block: block))
+        try setRate(rate)
+        let input = try source.read(from: a, count: block)
+        fifo.append(try p.process(input))
+        sourceCursor = b
+        // Past the end of the source track by a wide margin: finish the stream.
+        if sourceCursor > plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: renderer.sampleRate) / 2 {
+            fifo.append(p.finish())
+            finished = true
+        }
+    }
+
+    /// Makes sure `fifo` holds at least `n` frames after the pre-roll discard.
+    private func fill(_ n: Int) throws {
+        while true {
+            if toDiscard > 0 {
+                let k = min(toDiscard, fifo.count)
+                fifo.drop(k)
+                toDiscard -= k
+            }
+            if toDiscard == 0 && fifo.count >= n { return }
+            if finished {
+                fifo.appendSilence(n - fifo.count)
+                return
+            }
+            try feed()
+        }
+    }
+
+    /// Drops the alignment lead, shifted so that this piece's start matches the previous
+    /// piece's continuation best (see `JoinAlignment`).
+    private func alignStart() throws {
+        guard alignmentLead > 0 else { return }
+        let lead = alignmentLead
+        try fill(2 * lead + fadeIn)
+        var shift = 0
+        if let tail = previousTail {
+            shift = JoinAlignment.bestShift(of: fifo.peek(2 * lead + fadeIn), against: tail,
+                                            frames: fadeIn, maximumShift: lead)
+        }
+        fifo.drop(lead + shift)
+    }
+
+    func emit(_ n: Int) throws -> AudioBuffer {
+        var out: AudioBuffer
+        if processor == nil {
+            out = try renderer.source.read(from: plan.sourceStart + emitted, count: n)
+        } else {
+            if emitted == 0 { try alignStart() }
+            try fill(n)
+            out = fifo.pop(n)
+            // Crossfade from the previous segment's continuation.
+            if fadeIn > 0, emitted < fadeIn, let tail = previousTail {
+                for c in 0..<out.channelCount {
+                    out.mixFade(channel: c, from: tail.channels[c], sourceOffset: emitted,
+                                frames: min(n, fadeIn - emitted), fadeLength: fadeIn, fadeStart: emitted, into: 0)
+                }
+            }
+            // Crossfade into the next (copied) segment's lead-in.
+            let fadeStart = plan.frameCount - fadeOut
+            if fadeOut > 0 && emitted + n > fadeStart {
+                let next = renderer.plans[index + 1]
+                let lead = try renderer.source.read(from: next.sourceStart - fadeOut, count: fadeOut)
+                let from = max(emitted, fadeStart)
+                for c in 0..<out.channelCount {
+                    // out = out·(1 − w) + lead·w over the last fadeOut frames.
+                    out.mixFade(channel: c, into: lead.channels[c], leadOffset: from - fadeStart,
+                                frames: emitted + n - from, fadeLength: fadeOut,
+                                fadeStart: from - fadeStart, at: from - emitted)
+                }
+            }
+        }
+        emitted += n
+        return out
+    }
+
+    /// The continuation past the segment's end, for the next segment's fade-in.
+    func tail() throws -> AudioBuffer? {
+        guard renderer.needsTail(index) else { return nil }
+        let x = renderer.fadeIn(index + 1)
+        if processor == nil {
+            return try renderer.source.read(from: plan.sourceStart + plan.frameCount, count: x)
+        }
+        try fill(x)
+        return fifo.pop(x)
+    }
+}
