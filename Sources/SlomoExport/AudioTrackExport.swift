@@ -2,38 +2,35 @@ import SlomoAudio
 import SlomoCore
 import SlomoMedia
 
-/// One audio track of an export: decoded from its own reader of the input, rendered through
-/// the time map with `AudioRenderer` (exactly round(outEnd·sr) − round(outStart·sr) samples
-/// per segment), and encoded. Packets come out on demand, in order, with timestamps counted
-/// in output samples, so memory stays bounded whatever the input's length.
+/// One audio track of an export: the audio of one clip or of several joined end to end
+/// (`JoinedAudio`), each rendered through its clip's time map with `AudioRenderer` (exactly
+/// round(outEnd·sr) − round(outStart·sr) samples per segment), and encoded. Packets come out on
+/// demand, in order, with timestamps counted in output samples, so memory stays bounded
+/// whatever the input's length.
 final class AudioTrackExport {
-    let streamIndex: Int
     let outputStream: Int
     let encoder: Encoder
-    private let reader: FrameReader
-    private let toPlanarFloat: Resampler
     private let toEncoder: Resampler?
-    private let renderer: AudioRenderer
+    private let audio: JoinedAudio
     private let format: AudioFormat
     private var pending: [Packet] = []
     private var rendered: [[Float]]
     private var encodedSamples: Int64 = 0
     private var finished = false
 
-    /// Opens a reader of `path` for stream `index`, sets up rendering through `map` (whose
-    /// source time 0 is the input's `origin`) and adds an encoded stream to `muxer`.
-    init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: AudioAlgorithm,
-         codec: AudioCodec, muxer: Muxer) throws {
-        reader = try FrameReader(path: path, stream: index)
-        streamIndex = index
-        // The first frame says what the decoder really produces (a WAV's layout may be only a
-        // channel count) and where the samples start (not necessarily at 0).
-        guard let first = try reader.next() else {
-            throw ExportError(.noAudio, "\(path): audio stream \(index) holds no samples")
-        }
-        let source = first.audioFormat
-        format = AudioFormat(sampleRate: source.sampleRate, layout: source.layout.specified, sampleFormat: .floatPlanar)
-        toPlanarFloat = try Resampler(from: source, to: format)
+    /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
+    /// `origin`), added to `muxer` as an encoded stream.
+    convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: AudioAlgorithm,
+                     codec: AudioCodec, muxer: Muxer) throws {
+        try self.init(parts: [AudioPart(path: path, stream: index, map: map, origin: origin)],
+                      algorithm: algorithm, codec: codec, muxer: muxer)
+    }
+
+    /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
+    /// encoded stream.
+    init(parts: [AudioPart], algorithm: AudioAlgorithm, codec: AudioCodec, muxer: Muxer) throws {
+        audio = try JoinedAudio(parts, algorithm: algorithm)
+        format = audio.format
         encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName,
                                                           format: Self.encoderFormat(codec, format),
                                                           bitRate: codec.bitRate(channels: format.channelCount)),
@@ -41,27 +38,6 @@ final class AudioTrackExport {
         toEncoder = encoder.audioFormat == format ? nil : try Resampler(from: format, to: encoder.audioFormat)
         outputStream = try muxer.addStream(for: encoder)
         rendered = Array(repeating: [], count: format.channelCount)
-
-        let firstTime = (first.presentationTime ?? .zero) - origin
-        let firstFrames = try toPlanarFloat.convert(first).floatChannels()
-        var queued: [[Float]]? = firstFrames
-        let pull: () throws -> AudioBuffer? = { [reader, toPlanarFloat] in
-            if let first = queued {
-                queued = nil
-                return AudioBuffer(planar: first)
-            }
-            while let frame = try reader.next() {
-                let converted = try toPlanarFloat.convert(frame)
-                if converted.sampleCount > 0 { return AudioBuffer(planar: converted.floatChannels()) }
-            }
-            let tail = try toPlanarFloat.convert(nil)
-            return tail.sampleCount > 0 ? AudioBuffer(planar: tail.floatChannels()) : nil
-        }
-        let streaming = StreamingAudioSource(channelCount: format.channelCount,
-                                             history: AudioRenderer.maximumLookBehind(sampleRate: format.sampleRate),
-                                             pull: pull)
-        renderer = try AudioRenderer(map: map, source: streaming, sampleRate: format.sampleRate,
-                                     algorithm: algorithm, sourceTimeOfFrameZero: firstTime)
     }
 
     /// The output time base of this track's packets.
@@ -76,7 +52,7 @@ final class AudioTrackExport {
     /// Renders one block and encodes whatever full encoder frames it completes; at the end,
     /// encodes the remainder and flushes the encoder.
     private func produce() throws {
-        if let block = try renderer.nextBlock(maxFrames: 8192) {
+        if let block = try audio.nextBlock(maxFrames: 8192) {
             for channel in 0..<format.channelCount { rendered[channel] += block.channels[channel] }
             let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 4096
             var offset = 0

@@ -58,13 +58,10 @@ struct ConstantFrameRateExport {
                                    from: stream.index, of: reader, to: videoOut)
         }
         try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
-        // Audio follows the map of a single clip; joined clips are exported without audio (see docs/cfr.md).
-        var audioTracks: [AudioTrackExport] = []
-        if map.entries.count == 1, let video = files[0].videoStream {
-            let origin = video.startTime ?? files[0].startTime ?? .zero
-            audioTracks = try InterleavedWriter.audioTracks(of: files[0], map: map.entries[0].map, origin: origin,
-                                                            settings: session.settings, muxer: muxer)
-        }
+        // Each clip's audio through its own map, joined end to end; source time 0 is where its video starts.
+        let audioTracks = try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in
+            (file, entry.map, file.videoStream?.startTime ?? file.startTime ?? .zero)
+        }, settings: session.settings, muxer: muxer)
         muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
         try muxer.writeHeader()
 

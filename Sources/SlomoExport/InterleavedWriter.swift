@@ -22,9 +22,24 @@ struct InterleavedWriter {
     /// session's algorithm and codec, added to `muxer`.
     static func audioTracks(of file: MediaFile, map: TimeMap, origin: MediaTime, settings: ExportSettings,
                             muxer: Muxer) throws -> [AudioTrackExport] {
-        try file.audioStreams.map { stream in
-            try AudioTrackExport(path: file.path, stream: stream.index, map: map, origin: origin,
-                                 algorithm: settings.audioAlgorithm, codec: settings.audioCodec, muxer: muxer)
+        try audioTracks(joining: [(file, map, origin)], settings: settings, muxer: muxer)
+    }
+
+    /// The audio of clips played one after the other, each `file` through its own `map` (whose
+    /// source time 0 is the file's `origin`): track `k` joins the `k`-th audio stream of every
+    /// clip end to end, a clip with fewer streams contributing silence for its duration; as
+    /// many tracks as the clip with the most audio streams has.
+    static func audioTracks(joining clips: [(file: MediaFile, map: TimeMap, origin: MediaTime)], settings: ExportSettings,
+                            muxer: Muxer) throws -> [AudioTrackExport] {
+        let count = clips.map(\.file.audioStreams.count).max() ?? 0
+        return try (0..<count).map { track in
+            let parts = clips.map { clip in
+                let streams = clip.file.audioStreams
+                return AudioPart(path: clip.file.path, stream: track < streams.count ? streams[track].index : nil,
+                                 map: clip.map, origin: clip.origin)
+            }
+            return try AudioTrackExport(parts: parts, algorithm: settings.audioAlgorithm, codec: settings.audioCodec,
+                                        muxer: muxer)
         }
     }
 

@@ -87,6 +87,10 @@ import Testing
         let video = try #require(try FFprobe(output).stream("video"))
         #expect(video["avg_frame_rate"] as? String == "25/1")
         #expect(try FFprobe.packets(output).count == 125)    // 4 s + 1 s at 25 fps
+        // Both clips' audio, joined: one track exactly as long as the video.
+        let probe = try FFprobe(output)
+        #expect(probe.streams.filter { $0["codec_type"] as? String == "audio" }.count == 1)
+        #expect(probe.stream("audio")?["duration_ts"] as? Int == 240_000, "\(probe.stream("audio") ?? [:])")
     }
 
     /// Each bad input: exit 1, one line naming the problem, and no file at the output path.

@@ -1,0 +1,90 @@
+import SlomoAudio
+import SlomoCore
+import SlomoMedia
+
+/// What one clip contributes to an audio track of an export: audio stream `stream` of the file
+/// at `path`, rendered through the clip's `map` (whose source time 0 is the file's `origin`),
+/// or, when `stream` is nil (the clip has no such track), silence for as long as the map lasts.
+struct AudioPart {
+    let path: String
+    let stream: Int?
+    let map: TimeMap
+    let origin: MediaTime
+}
+
+/// One part of an audio track, ready to render in the track's format: the clip's stream
+/// decoded, converted (sample rate, layout) and rendered through the clip's map by
+/// `AudioRenderer`, or silence. Either way it yields exactly `frameCount` frames: the samples
+/// between the map's output start and end, each rounded to the track's sample grid, so parts
+/// placed end to end neither overlap nor leave gaps.
+final class ClipAudio {
+    /// The decoder of a part's stream with its first frame read: that frame says what the
+    /// decoder really produces (a WAV's layout may be only a channel count) and where the
+    /// samples start (not necessarily at 0).
+    struct Opened {
+        let reader: FrameReader
+        let first: Frame
+        /// The first frame's rate and layout, as planar float.
+        var format: AudioFormat {
+            let source = first.audioFormat
+            return AudioFormat(sampleRate: source.sampleRate, layout: source.layout.specified, sampleFormat: .floatPlanar)
+        }
+
+        /// Opens `part`'s stream; nil for a silent part.
+        init?(_ part: AudioPart) throws {
+            guard let stream = part.stream else { return nil }
+            reader = try FrameReader(path: part.path, stream: stream)
+            guard let first = try reader.next() else {
+                throw ExportError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")
+            }
+            self.first = first
+        }
+    }
+
+    let frameCount: Int
+    let channelCount: Int
+    private let renderer: AudioRenderer?
+    private var delivered = 0
+
+    /// `part` rendered at `format`'s sample rate and layout (`opened` is its opened stream, nil
+    /// for silence) with `algorithm`.
+    init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm) throws {
+        let grid = Rational(1, Int64(format.sampleRate))
+        frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
+                         - part.map.output.start.ticks(in: grid, rounding: .nearest))
+        channelCount = format.channelCount
+        guard let opened else {
+            renderer = nil
+            return
+        }
+        let convert = try Resampler(from: opened.first.audioFormat, to: format)
+        var queued: Frame? = opened.first
+        let reader = opened.reader
+        let pull: () throws -> AudioBuffer? = {
+            while let frame = try queued.take() ?? reader.next() {
+                let converted = try convert.convert(frame)
+                if converted.sampleCount > 0 { return AudioBuffer(planar: converted.floatChannels()) }
+            }
+            let tail = try convert.convert(nil)
+            return tail.sampleCount > 0 ? AudioBuffer(planar: tail.floatChannels()) : nil
+        }
+        let source = StreamingAudioSource(channelCount: format.channelCount,
+                                          history: AudioRenderer.maximumLookBehind(sampleRate: format.sampleRate),
+                                          pull: pull)
+        renderer = try AudioRenderer(map: part.map, source: source, sampleRate: format.sampleRate, algorithm: algorithm,
+                                     sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin)
+    }
+
+    /// Frames not yet delivered.
+    var remaining: Int { frameCount - delivered }
+
+    /// The next at most `maxFrames` frames, in order; nil after `frameCount` frames.
+    func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
+        let wanted = min(maxFrames, remaining)
+        guard wanted > 0 else { return nil }
+        var block = try renderer?.nextBlock(maxFrames: wanted) ?? AudioBuffer(channelCount: channelCount, frameCount: wanted)
+        if block.frameCount == 0 { block.appendSilence(wanted) }
+        delivered += block.frameCount
+        return block
+    }
+}

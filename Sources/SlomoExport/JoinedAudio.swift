@@ -1,0 +1,76 @@
+import Foundation
+import SlomoAudio
+import SlomoCore
+import SlomoMedia
+
+/// An audio track made of clips' audio placed end to end in output time: each part rendered
+/// through its own clip's map (`ClipAudio`), all in one format, that of the first part with
+/// audio (the others are resampled and remixed to it). Part `i` fills exactly the samples from
+/// `round(start·sr)` to `round(end·sr)` of its clip's output range, so the joined track is as
+/// long as the composition to the sample, and nothing drifts however many clips there are.
+/// At each join the earlier part fades out and the later one fades in over `fadeSeconds`
+/// (raised cosine), so a cut between unrelated sounds does not click.
+final class JoinedAudio {
+    /// The track's format: planar float at the first audible part's rate and layout.
+    let format: AudioFormat
+    /// Samples the whole track has.
+    let frameCount: Int
+    /// The parts not yet finished, the current one first (a finished part lets go of its
+    /// decoder and renderer).
+    private var parts: [ClipAudio]
+    private let fadeFrames: Int
+    /// Parts finished so far.
+    private var finishedParts = 0
+
+    /// Fade length at each join.
+    static let fadeSeconds = 0.005
+
+    /// Opens every part's stream (so that a bad file or an impossible rate fails before
+    /// anything is written); throws `.noAudio` when no part has audio.
+    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm) throws {
+        let opened = try parts.map { try ClipAudio.Opened($0) }
+        guard let format = opened.lazy.compactMap({ $0?.format }).first else {
+            throw ExportError(.noAudio, "none of the clips has an audio track")
+        }
+        self.format = format
+        self.parts = try zip(parts, opened).map { part, stream in
+            try ClipAudio(part, opened: stream, format: format, algorithm: algorithm)
+        }
+        frameCount = self.parts.reduce(0) { $0 + $1.frameCount }
+        fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())
+    }
+
+    /// The next at most `maxFrames` frames in output order (never across a join); nil at the end.
+    func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
+        while let part = parts.first {
+            let position = part.frameCount - part.remaining
+            if let block = try part.nextBlock(maxFrames: maxFrames) {
+                return faded(block, at: position, in: part)
+            }
+            parts.removeFirst()
+            finishedParts += 1
+        }
+        return nil
+    }
+
+    /// `block` (frames `position…` of `part`) with the fades of the joins it touches applied.
+    private func faded(_ block: AudioBuffer, at position: Int, in part: ClipAudio) -> AudioBuffer {
+        let length = min(fadeFrames, part.frameCount / 2)
+        let fadesIn = finishedParts > 0 && position < length
+        let fadeOutStart = part.frameCount - length
+        let fadesOut = parts.count > 1 && position + block.frameCount > fadeOutStart
+        guard length > 0, fadesIn || fadesOut else { return block }
+        let gains = (position ..< position + block.frameCount).map { frame -> Float in
+            var gain: Float = 1
+            if fadesIn && frame < length { gain *= Self.rise(frame, length) }
+            if fadesOut && frame >= fadeOutStart { gain *= Self.rise(part.frameCount - 1 - frame, length) }
+            return gain
+        }
+        return AudioBuffer(planar: block.channels.map { samples in zip(samples, gains).map { $0 * $1 } })
+    }
+
+    /// Raised-cosine gain rising from near 0 to near 1 over `length` frames, at frame `i`.
+    private static func rise(_ i: Int, _ length: Int) -> Float {
+        Float(0.5 - 0.5 * cos(Double.pi * (Double(i) + 0.5) / Double(length)))
+    }
+}
