@@ -30,8 +30,11 @@ public final class MovieFileOutput: @unchecked Sendable {
         public var videoCodecOptions: [String: String] = ["preset": "ultrafast", "tune": "zerolatency"]
         /// Scale factor for encoded video (e.g. 0.5 halves a screen capture); nil keeps the size.
         public var scale: Double?
-        /// Container tags (`title`, `comment`, …), written into the file.
+        /// Container tags (`title`, `comment`, any key), written into the file; more can be
+        /// added while recording (`addMetadata(key:value:)`).
         public var metadata: [String: String] = [:]
+        /// Room left in the file's header for tags added while recording.
+        public var headerReserveBytes = 16 * 1024
         public var overwrite = false
         /// Memory the queue of raw frames may take.
         public var queueBudgetBytes = 256 << 20
@@ -40,7 +43,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
 
     public let settings: Settings
-    private let state = NSLock()
+    let state = NSLock()
     private var counters = OutputCounters()
     private var audioCounters = OutputCounters()
     private var timeline = RecordingTimeline()
@@ -51,6 +54,14 @@ public final class MovieFileOutput: @unchecked Sendable {
     private var bytesOnDisk: Int64 = 0
     private var stopReason: CaptureStopReason?
     private var finalResult: RecordingResult?
+    /// Every container tag, the ones added while recording included (under `state`).
+    var tags: [String: String] = [:]
+    /// Bumped by every `addMetadata` (under `state`); the writer compares it with what is on disk.
+    var tagsVersion = 0
+    var tagsVersionOnDisk = 0
+    /// Estimated bytes of the tags in the header as written by `writeHeader`.
+    var headerTagBytes = 0
+    var isFinished: Bool { finalResult != nil }
 
     private var queue = BoundedQueue<CapturedSample>(capacity: 1)
     private var muxer: Muxer?
@@ -234,8 +245,12 @@ public final class MovieFileOutput: @unchecked Sendable {
             }
             if tags["encoder"] == nil { tags["encoder"] = "slomo capture" }
             muxer.setMetadata(tags)
-            try muxer.writeHeader(options: Muxer.fragmentedMovieOptions)
-            try muxer.flushOutput()
+            try muxer.writeHeader(options: Self.headerOptions)
+            try muxer.reserveHeaderSpace(settings.headerReserveBytes)
+            state.withLock {
+                self.tags = tags
+                headerTagBytes = Self.tagBytes(tags)
+            }
         } catch {
             muxer.abandon()
             unlink(settings.path)
@@ -414,6 +429,7 @@ public final class MovieFileOutput: @unchecked Sendable {
         let cutsHere = hasVideo ? (!track.isAudio && packet.isKeyframe) : true
         if cutsHere && pendingSamples > 0 && nanos - fragmentStart >= Self.nanoseconds(settings.fragmentInterval) - 1_000_000 {
             try muxer.flushFragment()
+            try writeAddedTags(to: muxer)
             fragmentStart = nanos
             pendingBytes = 0
             pendingSamples = 0
@@ -482,6 +498,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             }
             do throws(FFmpegError) {
                 try muxer.finish()
+                try writeAddedTags(to: muxer)
             } catch {
                 problem = problem ?? error.description
                 muxer.abandon()

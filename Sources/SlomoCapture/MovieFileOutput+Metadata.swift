@@ -1,0 +1,53 @@
+import SlomoMedia
+
+extension MovieFileOutput {
+    /// The muxer options of a recording: a fragmented movie (`Muxer.fragmentedMovieOptions`)
+    /// whose tags are QuickTime metadata keys (`mdta`), so that any key survives, not only the
+    /// dozen that have a classic `udta` atom.
+    static let headerOptions: [String: String] = {
+        var options = Muxer.fragmentedMovieOptions
+        options["movflags", default: ""] += "+use_metadata_tags"
+        return options
+    }()
+
+    /// The container tags of the recording: those of the settings, `creation_time`, `encoder`
+    /// and every one added while recording.
+    public var metadata: [String: String] { state.withLock { tags } }
+
+    /// Adds or replaces a container tag while recording (AVCaptureMovieFileOutput's `metadata`).
+    /// It is written into the file's header at the next fragment boundary, so even a recording
+    /// cut off by a crash has it from then on, and it is in the finished file. Tags added
+    /// together must fit the room the header keeps for them (`Settings.headerReserveBytes`).
+    public func addMetadata(key: String, value: String) throws(CaptureError) {
+        guard !key.isEmpty else { throw CaptureError(.invalidInput, "a tag needs a key") }
+        state.lock()
+        defer { state.unlock() }
+        guard !isFinished else {
+            throw CaptureError(.outputProblem, "\(settings.path): the recording has finished; tags can no longer be added")
+        }
+        var added = tags
+        added[key] = value
+        let growth = Self.tagBytes(added) - headerTagBytes
+        guard growth <= settings.headerReserveBytes - 8 else {
+            throw CaptureError(.invalidLimit, "\(settings.path): the tags added while recording need about \(growth) bytes, "
+                               + "more than the \(settings.headerReserveBytes) the header keeps for them (Settings.headerReserveBytes)")
+        }
+        tags = added
+        tagsVersion += 1
+    }
+
+    /// Writes the tags into the header on disk when some were added since the last time
+    /// (writer thread, between fragments or after the trailer).
+    func writeAddedTags(to muxer: Muxer) throws(FFmpegError) {
+        let (current, version) = state.withLock { (tags, tagsVersion) }
+        guard version != tagsVersionOnDisk else { return }
+        try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)
+        tagsVersionOnDisk = version
+    }
+
+    /// A generous estimate of the bytes tags take in the header: an `mdta` key entry and an
+    /// `ilst` item with its `data` box for each.
+    static func tagBytes(_ tags: [String: String]) -> Int {
+        tags.reduce(64) { $0 + 48 + $1.key.utf8.count + $1.value.utf8.count }
+    }
+}
