@@ -38,7 +38,7 @@ struct Capture: ParsableCommand {
     @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The movie to record (.mov, or .mp4 for video only).")
+    @Option(name: .shortAndLong, help: "The movie to record (.mov or .mp4).")
     var output: String
 
     @Option(help: ArgumentHelp("Stop after this long: 10, 10s, 2m, 1h.", valueName: "time"))
@@ -55,6 +55,10 @@ struct Capture: ParsableCommand {
 
     @Option(help: ArgumentHelp("Encoder for raw video (default libx264 ultrafast/zerolatency).", valueName: "encoder"))
     var codec: String = "libx264"
+
+    @Option(name: .customLong("audio-codec"),
+            help: ArgumentHelp("How raw sound is stored: pcm (.mov only) or aac (default: aac in .mp4, pcm in .mov).", valueName: "codec"))
+    var audioCodec: String?
 
     @Option(help: ArgumentHelp("Camera format: WIDTHxHEIGHT@FPS (v4l2).", valueName: "format"))
     var format: String?
@@ -107,6 +111,10 @@ struct Capture: ParsableCommand {
             throw ValidationError("--fps expects a positive frame rate such as 60, got '\(fps)'.")
         }
         if let scale, !(scale > 0 && scale <= 4) { throw ValidationError("--scale expects a factor between 0 and 4, got \(scale).") }
+        if let audioCodec, MovieFileOutput.AudioCodec(rawValue: audioCodec) == nil {
+            let names = MovieFileOutput.AudioCodec.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--audio-codec expects one of \(names), got '\(audioCodec)'.")
+        }
         if timeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
         for item in metadata where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--meta expects key=value, got '\(item)'.")
@@ -134,6 +142,7 @@ struct Capture: ParsableCommand {
         settings.videoCodec = codec
         if codec != "libx264" { settings.videoCodecOptions = [:] }
         settings.scale = scale
+        settings.audioCodec = audioCodec.flatMap { MovieFileOutput.AudioCodec(rawValue: $0) }
         settings.overwrite = overwrite
         for item in metadata {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -28,6 +28,8 @@ public final class MovieFileOutput: @unchecked Sendable {
         public var videoCodec = "libx264"
         /// Options of the video encoder; the default suits libx264 in real time.
         public var videoCodecOptions: [String: String] = ["preset": "ultrafast", "tune": "zerolatency"]
+        /// How raw sound is stored; nil picks AAC for `.mp4` and PCM for `.mov`.
+        public var audioCodec: AudioCodec?
         /// Scale factor for encoded video (e.g. 0.5 halves a screen capture); nil keeps the size.
         public var scale: Double?
         /// Container tags (`title`, `comment`, any key), written into the file; more can be
@@ -117,7 +119,10 @@ public final class MovieFileOutput: @unchecked Sendable {
     private final class Track {
         let muxerStream: Int
         let isAudio: Bool
+        /// The video encoder; nil for copied streams and sound.
         let encoder: Encoder?
+        /// The encoder of raw sound.
+        let sound: SoundEncoder?
         var scaler: Scaler?
         let encodedWidth: Int
         let encodedHeight: Int
@@ -129,11 +134,12 @@ public final class MovieFileOutput: @unchecked Sendable {
         var awaitingKeyframe = false
         var sourceTimeBase: Rational
 
-        init(muxerStream: Int, isAudio: Bool, encoder: Encoder?, width: Int = 0, height: Int = 0,
+        init(muxerStream: Int, isAudio: Bool, encoder: Encoder?, sound: SoundEncoder? = nil, width: Int = 0, height: Int = 0,
              format: PixelFormat = .yuv420p, timeBase: Rational, sourceTimeBase: Rational) {
             self.muxerStream = muxerStream
             self.isAudio = isAudio
             self.encoder = encoder
+            self.sound = sound
             encodedWidth = width
             encodedHeight = height
             encodedFormat = format
@@ -174,19 +180,13 @@ public final class MovieFileOutput: @unchecked Sendable {
     /// Checks the settings and the target, creates the file and its tracks, writes the header.
     func prepare(sources: [CaptureSource]) throws(CaptureError) {
         try checkSettings()
-        if let interval = settings.fragmentInterval.seconds as Rational?, interval.doubleValue < 0.1 || interval.doubleValue > 60 {
-            throw CaptureError(.invalidLimit, "--fragment must be between 0.1 and 60 seconds")
-        }
-        let ext = URL(fileURLWithPath: settings.path).pathExtension.lowercased()
-        guard ["mov", "mp4", "m4v", "qt"].contains(ext) else {
-            throw CaptureError(.outputProblem, "\(settings.path): recordings are fragmented MOV or MP4: name the file .mov or .mp4")
-        }
-        if ext != "mov" && ext != "qt" && sources.contains(where: { $0.isAudio && $0.isRaw }) {
-            throw CaptureError(.outputProblem, "\(settings.path): recorded sound is stored as PCM, which only .mov holds: name the file .mov")
+        let audioCodec = settings.audioCodec ?? .automatic(for: settings.path)
+        if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
+            throw CaptureError(.outputProblem, "\(settings.path): PCM sound only fits in .mov: name the file .mov or store the sound as AAC (--audio-codec aac)")
         }
         let muxer: Muxer
         do { muxer = try Muxer(recordingTo: settings.path, overwrite: settings.overwrite) } catch {
-            throw CaptureError(.outputProblem, error.description + (error.kind == .outputExists ? "" : ""))
+            throw CaptureError(.outputProblem, error.description)
         }
         var queueCapacity = 0
         do throws(FFmpegError) {
@@ -210,18 +210,10 @@ public final class MovieFileOutput: @unchecked Sendable {
                     queueCapacity += min(512, max(8, settings.queueBudgetBytes / frameBytes))
                 } else if source.isRaw && source.isAudio {
                     guard let format = source.audioFormat else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no audio format") }
-                    let codec: String
-                    switch format.sampleFormat {
-                    case .int16: codec = "pcm_s16le"
-                    case .float: codec = "pcm_f32le"
-                    default:
-                        throw FFmpegError(code: FFmpegError.invalidArgument.code,
-                                          operation: "record \(format.sampleFormat) audio from \(source.input.label) (s16 or flt expected)")
-                    }
-                    let encoder = try Encoder(audio: AudioEncoderSettings(codec: codec, format: format), globalHeader: muxer.needsGlobalHeader)
-                    let index = try muxer.addStream(for: encoder)
-                    track = Track(muxerStream: index, isAudio: true, encoder: encoder, timeBase: Rational(1, Int64(format.sampleRate)),
-                                  sourceTimeBase: source.stream.timeBase)
+                    let sound = try SoundEncoder(codec: audioCodec, source: format, globalHeader: muxer.needsGlobalHeader)
+                    let index = try muxer.addStream(for: sound.encoder)
+                    track = Track(muxerStream: index, isAudio: true, encoder: nil, sound: sound,
+                                  timeBase: Rational(1, Int64(format.sampleRate)), sourceTimeBase: source.stream.timeBase)
                     queueCapacity += 512
                 } else {
                     let index = try muxer.addStream(copying: source.streamIndex, of: source.demuxer)
@@ -348,8 +340,7 @@ public final class MovieFileOutput: @unchecked Sendable {
         let offset = sample.time
         switch sample.payload {
         case .frame(let frame):
-            guard let encoder = track.encoder else { return }
-            if track.isAudio {
+            if let sound = track.sound {
                 let computed = Self.ticks(offset, track.timeBase)
                 var pts = track.nextAudioTicks ?? computed
                 // Keep samples contiguous unless the source skipped (more than 50 ms off).
@@ -357,12 +348,12 @@ public final class MovieFileOutput: @unchecked Sendable {
                 frame.timeBase = track.timeBase
                 frame.pts = pts
                 track.nextAudioTicks = pts + Int64(frame.sampleCount)
-                for packet in try encoder.encode(frame) { try writePacket(packet, track: track, muxer: muxer) }
+                for packet in try sound.encode(frame) { try writePacket(packet, track: track, muxer: muxer) }
                 state.withLock {
                     audioCounters.delivered += 1
                     lastAudioEnd = max(lastAudioEnd, offset + Int64(frame.sampleCount) * 1_000_000_000 / track.timeBase.denominator)
                 }
-            } else {
+            } else if let encoder = track.encoder {
                 var picture = frame
                 if frame.width != track.encodedWidth || frame.height != track.encodedHeight || frame.pixelFormat != track.encodedFormat {
                     if track.scaler == nil {
@@ -484,8 +475,10 @@ public final class MovieFileOutput: @unchecked Sendable {
             do throws(FFmpegError) {
                 if state.withLock({ stopReason.map { !$0.isProblem || Self.isSourceEnd($0) } ?? true }) {
                     for (_, track) in tracks.sorted(by: { $0.key < $1.key }) {
-                        guard let encoder = track.encoder else { continue }
-                        for packet in try encoder.encode(nil) {
+                        var held: [Packet] = []
+                        if let encoder = track.encoder { held = try encoder.encode(nil) }
+                        if let sound = track.sound { held = try sound.encode(nil) }
+                        for packet in held {
                             let size = Int64(packet.size)
                             if limitReached(adding: size) != nil { break }
                             try muxer.write(packet, stream: track.muxerStream)
@@ -548,6 +541,11 @@ public final class MovieFileOutput: @unchecked Sendable {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard statvfs(folder, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// True for a `.mov` (or `.qt`) path, false for `.mp4`/`.m4v`.
+    static func isQuickTime(_ path: String) -> Bool {
+        ["mov", "qt"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
     }
 
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
