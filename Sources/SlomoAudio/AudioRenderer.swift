@@ -175,8 +175,10 @@ public final class AudioRenderer {
     private func makeState(_ i: Int) throws -> SegmentState {
         let state: SegmentState
         if plans[i].pieceCount > 1 && parallelism > 1 {
+            // One more than the workers: the next piece starts while this thread emits and
+            // encodes the current one, so every core stays busy.
             var k = max(i, lastDispatched + 1)
-            while k < min(i + parallelism, plans.count) && plans[k].pieceCount > 1 {
+            while k <= min(i + parallelism, plans.count - 1) && plans[k].pieceCount > 1 {
                 let job = PieceJob(try SegmentState(renderer: self, index: k, source: try window(for: k)))
                 job.start()
                 ahead[k] = job

@@ -63,16 +63,18 @@ public final class StreamingAudioSource: AudioSampleSource {
         }
         precondition(start >= windowStart || start < 0 || windowStart == 0 || start + count <= 0,
                      "read at \(start) is further back than the kept history (from \(windowStart))")
-        var out = AudioBuffer(channelCount: channelCount, frameCount: 0)
-        // Frames before the window (only negative positions can be) are silence.
+        // Frames before the window (only negative positions can be) and past the end of the
+        // track are silence.
         let lo = max(start, windowStart), hi = min(end, windowStart + window.count)
-        if lo > start { out.appendSilence(min(lo, end) - start) }
-        if lo < hi {
-            out.append(AudioBuffer(planar: window.storage.map {
-                Array($0[(window.head + lo - windowStart)..<(window.head + hi - windowStart)])
-            }))
-        }
-        out.resize(to: count)
+        let out = lo < hi
+            ? AudioBuffer(planar: window.storage.map { samples in
+                var channel = [Float](repeating: 0, count: lo - start)
+                channel.reserveCapacity(count)
+                channel += samples[(window.head + lo - windowStart)..<(window.head + hi - windowStart)]
+                channel += repeatElement(0, count: end - hi)
+                return channel
+            })
+            : AudioBuffer(channelCount: channelCount, frameCount: count)
         // Forget what no later read can need.
         let keepFrom = end - history
         if keepFrom > windowStart {
