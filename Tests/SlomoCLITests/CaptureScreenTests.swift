@@ -8,6 +8,8 @@ final class VirtualDisplay {
     let display: String
 
     /// Starts Xvfb on a free display; nil (with the reason printed) when it cannot start.
+    /// `-noreset`: without it the server resets when its last client leaves, and what a client
+    /// such as xsetroot painted is gone.
     static func start(size: String = "640x480x24") -> VirtualDisplay? {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
             print("skipping: Xvfb is not installed (run scripts/setup)")
@@ -15,7 +17,7 @@ final class VirtualDisplay {
         }
         for number in 140..<200 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
             && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") {
-            if let server = Daemon.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", size, "-nolisten", "tcp"],
+            if let server = Daemon.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", size, "-nolisten", "tcp", "-noreset"],
                                          readyWhen: "/tmp/.X11-unix/X\(number)") {
                 return VirtualDisplay(server: server, display: ":\(number)")
             }
@@ -57,6 +59,60 @@ extension CaptureCommandTests {
             }
             let video = try #require(try FFprobe(path).stream("video"))
             #expect(video["width"] as? Int == 320 && video["height"] as? Int == 240, "the crop rectangle's size")
+        }
+
+        /// Paints the root window of the display: white in the top-left and bottom-right
+        /// quarters of `region`, black everywhere else (an X bitmap the size of the screen).
+        static func paint(_ display: String, screen: (width: Int, height: Int),
+                          region: (x: Int, y: Int, width: Int, height: Int), folder: URL) throws -> Bool {
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xsetroot") else {
+                print("skipping: xsetroot is not installed (run scripts/setup)")
+                return false
+            }
+            let rowBytes = (screen.width + 7) / 8
+            var bits = [UInt8](repeating: 0, count: rowBytes * screen.height)
+            for y in region.y ..< region.y + region.height {
+                for x in region.x ..< region.x + region.width {
+                    let left = x - region.x < region.width / 2, top = y - region.y < region.height / 2
+                    if left == top { bits[y * rowBytes + x / 8] |= 1 << (x % 8) }
+                }
+            }
+            // Xlib reads the header lines with a 255-byte buffer: the data starts on its own line.
+            let body = stride(from: 0, to: bits.count, by: 16).map { start in
+                bits[start ..< min(bits.count, start + 16)].map { String(format: "0x%02x", $0) }.joined(separator: ", ")
+            }.joined(separator: ",\n")
+            let bitmap = folder.appendingPathComponent("pattern.xbm")
+            try "#define p_width \(screen.width)\n#define p_height \(screen.height)\nstatic unsigned char p_bits[] = {\n\(body)};\n"
+                .write(to: bitmap, atomically: true, encoding: .utf8)
+            try runChecked("xsetroot", ["-display", display, "-bitmap", bitmap.path, "-fg", "white", "-bg", "black"])
+            return true
+        }
+
+        @Test func cropCapturesTheRequestedRegion() throws {
+            guard let screen = VirtualDisplay.start() else { return }
+            defer { screen.stop() }
+            let folder = try FixtureCache.shared.scratchFolder("capture-x11-region")
+            guard try Self.paint(screen.display, screen: (640, 480), region: (100, 50, 320, 240), folder: folder) else { return }
+            let path = folder.appendingPathComponent("crop.mov").path
+            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--no-cursor",
+                                        "--duration", "1", "-o", path, "-q"])
+            #expect(result.status == 0, "\(result.standardError)")
+            // The luma of the first frame: not subsampled, so every pixel is where it was on screen.
+            let (status, luma, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1",
+                                                                     "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+            #expect(status == 0)
+            #expect(luma.count == 320 * 240)
+            guard luma.count == 320 * 240 else { return }
+            func at(_ x: Int, _ y: Int) -> UInt8 { luma[y * 320 + x] }
+            print("crop corners: \(at(0, 0)) \(at(319, 0)) \(at(0, 239)) \(at(319, 239)); centre \(at(159, 119)) \(at(160, 120))")
+            // White top-left and bottom-right quarters, black elsewhere: a rectangle off by a
+            // single pixel in any direction turns one of the white corner pixels black.
+            for (x, y) in [(0, 0), (159, 119), (80, 60), (160, 120), (319, 239), (240, 180)] {
+                #expect(at(x, y) > 200, "(\(x), \(y)) is white")
+            }
+            for (x, y) in [(319, 0), (160, 119), (240, 60), (0, 239), (159, 120), (80, 180)] {
+                #expect(at(x, y) < 50, "(\(x), \(y)) is black")
+            }
         }
 
         @Test func cropOutsideTheScreenIsAClearError() throws {
