@@ -157,6 +157,7 @@ public final class AudioRenderer {
         precondition(maxFrames > 0)
         guard segmentIndex < plans.count else { return nil }
         let plan = plans[segmentIndex]
+        if parallelism > 1 { try dispatchAhead() }
         if segmentState == nil { segmentState = try makeState(segmentIndex) }
         let state = segmentState!
         let n = min(maxFrames, plan.frameCount - state.emitted)
@@ -171,37 +172,48 @@ public final class AudioRenderer {
     }
 
     /// The state for plan `i`, with the previous segment's continuation: rendered ahead on a
-    /// worker for pieces of split segments (dispatching the next ones), lazily otherwise.
+    /// worker for pieces of split segments, lazily on this thread otherwise.
     private func makeState(_ i: Int) throws -> SegmentState {
-        let state: SegmentState
-        if plans[i].pieceCount > 1 && parallelism > 1 {
-            // One more than the workers: the next piece starts while this thread emits and
-            // encodes the current one, so every core stays busy.
-            var k = max(i, lastDispatched + 1)
-            while k <= min(i + parallelism, plans.count - 1) && plans[k].pieceCount > 1 {
-                let job = PieceJob(try SegmentState(renderer: self, index: k, source: try window(for: k)))
-                job.start()
-                ahead[k] = job
-                lastDispatched = k
-                k += 1
-            }
-            state = try ahead.removeValue(forKey: i)!.wait()
-        } else {
-            state = try SegmentState(renderer: self, index: i, source: source)
-        }
+        let state = try ahead.removeValue(forKey: i)?.wait()
+            ?? SegmentState(renderer: self, index: i, source: source)
         state.previousTail = previousTail
         return state
     }
 
-    /// A copy of the source around plan `i`, enough for its pre-roll, its frames, its
-    /// continuation and alignment margins, and the stretcher's look-ahead at any rate.
-    private func window(for i: Int) throws -> InMemoryAudioSource {
+    /// Starts the next pieces of split segments on workers, in order, keeping at most one
+    /// more than `parallelism` rendered ahead (the extra one renders while this thread emits
+    /// and encodes). A piece is started as soon as reading its window keeps every read this
+    /// thread still has to make within the source's look-behind: at once when only pieces lie
+    /// between it and the current plan (pieces read no source), otherwise when its window
+    /// ends within the look-behind (less 1 s) of the current plan's earliest read.
+    private func dispatchAhead() throws {
+        let lookBehind = Self.maximumLookBehind(sampleRate: sampleRate) - sampleRate
+        let earliestRead = plans[segmentIndex].sourceStart - Self.prerollFrames - crossfadeFrames
+        while ahead.count <= parallelism && lastDispatched + 1 < plans.count {
+            let k = max(lastDispatched + 1, segmentIndex)
+            if plans[k].pieceCount == 1 {
+                lastDispatched = k   // rendered lazily when it is current
+                continue
+            }
+            let onlyPiecesBefore = (segmentIndex..<k).allSatisfy { plans[$0].pieceCount > 1 }
+            let window = windowRange(for: k)
+            guard onlyPiecesBefore || window.upperBound - earliestRead <= lookBehind else { return }
+            let job = PieceJob(try SegmentState(renderer: self, index: k, source: InMemoryAudioSource(
+                try source.read(from: window.lowerBound, count: window.count), origin: window.lowerBound)))
+            job.start()
+            ahead[k] = job
+            lastDispatched = k
+        }
+    }
+
+    /// The source frames a piece reads: its pre-roll, its frames, its continuation and
+    /// alignment margins, and the stretcher's look-ahead at any rate.
+    private func windowRange(for i: Int) -> Range<Int> {
         let plan = plans[i]
         let start = plan.sourceStart - min(Self.prerollFrames, max(0, plan.sourceStart))
         let fastest = max(1, 1 / plan.stretchAtStart, 1 / plan.stretchAtEnd)
         let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
-        let count = plan.sourceEnd + beyond - start
-        return InMemoryAudioSource(try source.read(from: start, count: count), origin: start)
+        return start..<(plan.sourceEnd + beyond)
     }
 
     /// Crossfade length used at the start and end of segment `i`.

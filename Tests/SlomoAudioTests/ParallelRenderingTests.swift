@@ -44,7 +44,21 @@ struct ParallelRenderingTests {
         let two = try renderer(2, InMemoryAudioSource(input)).renderAll()
         #expect(one.frameCount == 960_000)
         #expect(one == two)
-        // Streamed from a decoder-like source keeping only the renderer's look-behind.
+        print("\(alg) 10 s at 0.5: \(plans.count) pieces, one thread and two give identical samples")
+    }
+
+    /// Pieces start rendering while the copied audio before them is still being delivered,
+    /// reading ahead of a decoder-like source that keeps only the renderer's look-behind.
+    @Test("pieces render ahead of copied audio from a streaming source", arguments: [TimePitchAlgorithm.spectral, .timeDomain])
+    func streamingAhead(_ alg: TimePitchAlgorithm) throws {
+        let clip = MediaTime(seconds: Rational(16))
+        let map = try TimeMap(sections: [Section(MediaTime(seconds: Rational(2))..<MediaTime(seconds: Rational(12)), rate: 0.5)],
+                              clipDuration: clip)
+        let input = Self.music(seconds: 16)
+        let serial = try AudioRenderer(map: map, source: InMemoryAudioSource(input), sampleRate: Self.sr,
+                                       algorithm: alg, parallelism: 1)
+        #expect(serial.plans.map(\.pieceCount) == [1, 3, 3, 3, 1])
+        let expected = try serial.renderAll()
         var offset = 0
         let streaming = StreamingAudioSource(channelCount: 2, history: AudioRenderer.maximumLookBehind(sampleRate: Self.sr)) {
             guard offset < input.frameCount else { return nil }
@@ -52,11 +66,11 @@ struct ParallelRenderingTests {
             defer { offset += n }
             return input.slice(offset..<(offset + n))
         }
-        let streamed = try renderer(2, streaming)
+        let streamed = try AudioRenderer(map: map, source: streaming, sampleRate: Self.sr, algorithm: alg, parallelism: 2)
         var out = AudioBuffer(channelCount: 2)
         while let block = try streamed.nextBlock(maxFrames: 4000) { out.append(block) }
-        #expect(out == one)
-        print("\(alg) 10 s at 0.5: \(plans.count) pieces, one thread and two give identical samples")
+        #expect(out.frameCount == 26 * Self.sr)   // 2 + 10 / 0.5 + 4 s
+        #expect(out == expected)
     }
 
     /// Where two pieces meet, both continue the same tone: after alignment the crossfade
