@@ -11,6 +11,10 @@ struct ConstantFrameRateExport {
 
     /// Output containers and the codecs they take.
     static let containers: Set<String> = ["mov", "mp4", "m4v", "mkv"]
+    /// Decoded pictures waiting for the renderer: 8 at 720p, 5 at 1080p, 2 at 4K.
+    static let decodedPictures = PictureBudget(bytes: 16 << 20, pictures: 2...8)
+    /// Rendered pictures waiting for the encoder, which keeps its own copies: 4 at 720p, 2 at 1080p.
+    static let renderedPictures = PictureBudget(bytes: 8 << 20, pictures: 2...4)
 
     func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
         let settings = session.video
@@ -65,9 +69,12 @@ struct ConstantFrameRateExport {
         muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
         try muxer.writeHeader()
 
-        // The pipeline: decode → render → encode, each on its own thread.
-        let sourceFrames = BoundedQueue<SourceItem>(capacity: 8)
-        let rendered = BoundedQueue<Frame>(capacity: 4)
+        // The pipeline: decode → render → encode, each on its own thread, with queues sized in bytes.
+        let largest = files.map { $0.videoStream!.video! }.max { $0.width * $0.height < $1.width * $1.height }!
+        let sourceFrames = BoundedQueue<SourceItem>(capacity: Self.decodedPictures.capacity(
+            width: largest.width, height: largest.height, pixelFormat: largest.pixelFormat))
+        let rendered = BoundedQueue<Frame>(capacity: Self.renderedPictures.capacity(
+            width: picture.width, height: picture.height, pixelFormat: encoding.pixelFormat.name))
         let packets = BoundedQueue<Packet>(capacity: 64)
         let queues: [(Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
         func stage(_ name: String, _ body: @escaping () throws -> Void) -> PipelineThread {

@@ -228,6 +228,9 @@ struct VideoEncoding {
             options["preset"] = settings.preset ?? "medium"
             if settings.bitRate == nil { options["crf"] = Self.number(settings.crf ?? 20) }
             if let profile = settings.profile { options["profile"] = profile }
+            // The lookahead in the encoding thread, not its own: the same stream bit for bit,
+            // ≈ 30 MB less at 1080p with the medium preset (its buffer frames).
+            options["x264-params"] = "sync-lookahead=0"
         case .hevc:
             options["preset"] = settings.preset ?? "medium"
             if settings.bitRate == nil { options["crf"] = Self.number(settings.crf ?? 24) }
