@@ -91,7 +91,8 @@ public final class CaptureSession: @unchecked Sendable {
             let source = try CaptureSource(index: index, input: input, openTimeout: openTimeout)
             let wantsFrames = !source.isAudio && !frameOutputs.isEmpty
             let wantsSamples = source.isAudio && !meters.isEmpty
-            if source.isRaw || wantsFrames || wantsSamples { try source.makeDecoder() }
+            if input.kind == .testPattern { try source.prerender() }
+            else if source.isRaw || wantsFrames || wantsSamples { try source.makeDecoder() }
             opened.append(source)
         }
         var prepared: [MovieFileOutput] = []
@@ -235,6 +236,7 @@ public final class CaptureSession: @unchecked Sendable {
     private var isRunning: Bool { lock.withLock { state == .running } }
 
     private func read(_ source: CaptureSource) {
+        if !source.cycle.isEmpty { return replay(source) }
         let start = clock.now()
         var lastSample = start
         var firstSampleTime: Int64?
@@ -294,6 +296,26 @@ public final class CaptureSession: @unchecked Sendable {
                 let time = source.restamper.sessionTime(pts: packet.pts ?? packet.dts, arrival: arrival)
                 deliver(frame: nil, packet: packet, time: time, source: source)
             }
+        }
+    }
+
+    /// Releases the test pattern's pre-rendered cycle at its frame rate, by reference: no
+    /// drawing, copying or allocating per frame. Like lavfi's `realtime`, a reader that was held
+    /// up releases the frames it owes at once, stamped with their own spacing.
+    private func replay(_ source: CaptureSource) {
+        let start = clock.now()
+        var index: Int64 = 0
+        while isRunning {
+            let pts = index * source.cycleStep
+            let wait = start + source.restamper.nanoseconds(pts) - clock.now()
+            if wait > 0 {
+                usleep(UInt32(min(wait / 1000, 100_000)))
+                continue
+            }
+            let frame = source.cycle[Int(index % Int64(source.cycle.count))].clone()
+            frame.pts = pts
+            deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source)
+            index += 1
         }
     }
 

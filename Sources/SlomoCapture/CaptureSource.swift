@@ -61,6 +61,29 @@ final class CaptureSource: @unchecked Sendable {
         }
     }
 
+    /// The test pattern's pictures, drawn once (`prerender()`) and released over and over.
+    private(set) var cycle: [Frame] = []
+    /// Ticks of the stream's time base between two pictures of the cycle.
+    private(set) var cycleStep: Int64 = 1
+
+    /// Decodes the whole of a finite source (the test pattern's cycle) into `cycle`.
+    func prerender() throws(CaptureError) {
+        try makeDecoder()
+        guard let decoder else { return }
+        do throws(FFmpegError) {
+            while let packet = try demuxer.read() {
+                if packet.streamIndex == streamIndex { cycle += try decoder.decode(packet) }
+            }
+            cycle += try decoder.decode(nil)
+        } catch {
+            throw CaptureError(.invalidInput, "\(input.label): cannot draw the pattern (\(error))")
+        }
+        guard cycle.count >= 2, let first = cycle[0].pts, let second = cycle[1].pts, second > first else {
+            throw CaptureError(.invalidInput, "\(input.label): the pattern has fewer than two pictures")
+        }
+        cycleStep = second - first
+    }
+
     /// A one-line, actionable reason why the input did not open.
     static func explain(_ error: MediaError, input: CaptureInput, timeout: Double) -> CaptureError {
         let detail = error.detail

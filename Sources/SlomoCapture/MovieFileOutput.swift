@@ -265,6 +265,9 @@ public final class MovieFileOutput: @unchecked Sendable {
         var limitReached = false
         let accepted: Bool = state.withLock {
             if stopReason != nil { return false }
+            // With video, the recording starts at its first frame: sound before it is left out,
+            // so that `maxDuration` counts exactly in frames and both start together.
+            if isAudio && hasVideo && timeline.start == nil { return true }
             guard let offset = timeline.place(sample.time, input: sample.input, isKeyframe: sample.isKeyframe) else {
                 if isAudio { audioCounters.skippedWhilePaused += 1 } else { counters.skippedWhilePaused += 1 }
                 return true
