@@ -49,7 +49,8 @@ public final class MovieFileOutput: @unchecked Sendable {
     private var counters = OutputCounters()
     private var audioCounters = OutputCounters()
     private var timeline = RecordingTimeline()
-    /// Inputs whose compressed, inter-coded video is copied: after a pause they resume at a keyframe.
+    /// Inputs whose compressed video is copied: after a pause they resume at a keyframe (with
+    /// MJPEG, every frame is one).
     private var copiedVideoInputs: Set<Int> = []
     private var lastVideoEnd: Int64 = 0
     private var lastAudioEnd: Int64 = 0
