@@ -135,6 +135,10 @@ public final class AudioRenderer {
         outputFrameCount = (plans.last?.outputEnd ?? 0) - firstOutputFrame
     }
 
+    deinit {
+        for job in ahead.values { job.cancel() }
+    }
+
     /// Renders an in-memory track through `map` in one call.
     public static func render(_ track: AudioBuffer, sampleRate: Int, through map: TimeMap,
                               algorithm: TimePitchAlgorithm = .spectral,

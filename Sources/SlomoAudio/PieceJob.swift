@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// One piece of a split segment rendered ahead on a worker thread.
 ///
@@ -6,20 +7,25 @@ import Dispatch
 /// for the piece, so the worker never touches the renderer's source), hands it over, and takes it
 /// back with `wait()`. The semaphore orders every access: the worker owns the state between
 /// `start()` and the signal, the renderer before and after. That is why the class may be
-/// `@unchecked Sendable`.
+/// `@unchecked Sendable`. A renderer that goes away first `cancel()`s its jobs; the worker
+/// stops at its next block and only the job itself still holds the state.
 final class PieceJob: @unchecked Sendable {
     private let state: SegmentState
     private let done = DispatchSemaphore(value: 0)
+    private let cancelled = Atomic<Bool>(false)
     private var failure: (any Error)?
 
     init(_ state: SegmentState) { self.state = state }
 
     func start() {
         DispatchQueue.global(qos: .userInitiated).async { [self] in
-            do { try state.prepare() } catch { failure = error }
+            do { try state.prepare { cancelled.load(ordering: .relaxed) } } catch { failure = error }
             done.signal()
         }
     }
+
+    /// Asks the worker to stop; the result must not be used.
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     /// The rendered state, once the worker is done; rethrows its error.
     func wait() throws -> SegmentState {

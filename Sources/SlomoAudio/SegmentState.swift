@@ -2,8 +2,9 @@
 /// from a pre-roll before the segment, with the crossfades at its joins.
 ///
 /// A state is built and filled either on the renderer's thread (read lazily from the track) or
-/// ahead of time on a worker (`prepare()`, reading a private window of the track); in both cases
-/// `emit(_:)` and `tail()` run on the renderer's thread.
+/// ahead of time on a worker (`prepare(until:)`, reading a private window of the track); in both
+/// cases `emit(_:)` and `tail()` run on the renderer's thread. What the worker runs never
+/// touches the renderer, which may be gone by then (an export that was cancelled).
 final class SegmentState {
     unowned let renderer: AudioRenderer
     let index: Int
@@ -23,6 +24,12 @@ final class SegmentState {
     /// Output frames kept before the segment's nominal start so that the join with the
     /// previous piece can be aligned (shifted by up to ± this many frames).
     let alignmentLead: Int
+    /// Output frames this state produces in all: the segment, the continuation the next
+    /// segment fades from, and the alignment margin on both sides.
+    let framesNeeded: Int
+    private let sampleRate: Int
+    /// The source frame past which the processor is finished (far past the segment's end).
+    private let lastFeed: Int
 
     init(renderer: AudioRenderer, index: Int, source: any AudioSampleSource) throws {
         self.renderer = renderer
@@ -32,8 +39,12 @@ final class SegmentState {
         fadeIn = renderer.fadeIn(index)
         fadeOut = renderer.fadeOut(index)
         fifo = PlanarFIFO(channelCount: renderer.channelCount)
+        sampleRate = renderer.sampleRate
+        lastFeed = plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: sampleRate) / 2
+        let tail = renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0
         guard let alg = plan.algorithm else {
             alignmentLead = 0
+            framesNeeded = plan.frameCount + tail
             return
         }
         let rate0 = 1 / plan.stretchAtStart
@@ -47,19 +58,15 @@ final class SegmentState {
         }
         let preOutput = Int((Double(pre) / rate0).rounded())
         alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0
+        framesNeeded = 2 * alignmentLead + plan.frameCount + tail
         toDiscard = preOutput - alignmentLead
         sourceCursor = plan.sourceStart
     }
 
-    /// Output frames this state produces in all: the segment, the continuation the next
-    /// segment fades from, and the alignment margin on both sides.
-    var framesNeeded: Int {
-        2 * alignmentLead + plan.frameCount + (renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0)
-    }
-
-    /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread).
-    func prepare() throws {
-        if processor != nil { try fill(framesNeeded) }
+    /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread), unless
+    /// `cancelled` turns true first.
+    func prepare(until cancelled: () -> Bool) throws {
+        if processor != nil { try fill(framesNeeded, until: cancelled) }
     }
 
     private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double,
@@ -88,8 +95,8 @@ final class SegmentState {
     /// mid-block). Measured with click trains through ramps (see RendererTests).
     private func scheduleOffset(block: Int) -> Int {
         switch plan.algorithm {
-        case .varispeed: return block - 24 * renderer.sampleRate / 48000
-        case .spectral: return block / 2 - 2000 * renderer.sampleRate / 48000
+        case .varispeed: return block - 24 * sampleRate / 48000
+        case .spectral: return block / 2 - 2000 * sampleRate / 48000
         default: return block / 2
         }
     }
@@ -113,15 +120,15 @@ final class SegmentState {
         fifo.append(try p.process(input))
         sourceCursor = b
         // Past the end of the source track by a wide margin: finish the stream.
-        if sourceCursor > plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: renderer.sampleRate) / 2 {
+        if sourceCursor > lastFeed {
             fifo.append(p.finish())
             finished = true
         }
     }
 
     /// Makes sure `fifo` holds at least `n` frames after the pre-roll discard.
-    private func fill(_ n: Int) throws {
-        while true {
+    private func fill(_ n: Int, until cancelled: () -> Bool = { false }) throws {
+        while !cancelled() {
             if toDiscard > 0 {
                 let k = min(toDiscard, fifo.count)
                 fifo.drop(k)

@@ -129,4 +129,23 @@ struct ParallelRenderingTests {
               + "mean \(fmt(inPieces.reduce(0, +) / Double(inPieces.count))) ms; one stretcher: worst \(fmt(inOne.max() ?? .infinity)) ms")
         #expect((inPieces.max() ?? .infinity) <= (inOne.max() ?? 0) + 5)
     }
+
+    /// An export that is cancelled drops its renderer with pieces still rendering: the renderer
+    /// goes at once, its workers stop and never touch it again (this crashed the process).
+    @Test("a renderer dropped with pieces in flight goes away cleanly")
+    func droppedWhileRendering() throws {
+        let input = Self.music(seconds: 20)
+        var renderer: AudioRenderer? = try AudioRenderer(map: try Self.map(seconds: 20, rate: 0.5),
+                                                         source: InMemoryAudioSource(input), sampleRate: Self.sr,
+                                                         algorithm: .spectral, parallelism: 2)
+        _ = try renderer?.nextBlock(maxFrames: 1000)
+        weak let gone = renderer
+        renderer = nil
+        #expect(gone == nil)
+        // Time for the workers to notice; a read of the freed renderer would end the process here.
+        Thread.sleep(forTimeInterval: 1)
+        let again = try AudioRenderer.render(Self.music(seconds: 1), sampleRate: Self.sr,
+                                             through: try Self.map(seconds: 1, rate: 0.5), algorithm: .spectral)
+        #expect(again.frameCount == 2 * Self.sr)
+    }
 }
