@@ -274,6 +274,10 @@ public final class MovieFileOutput: @unchecked Sendable {
                 return true
             }
             if let limit = settings.maxDuration, offset >= Self.nanoseconds(limit) {
+                // With video, its first frame at the limit ends the recording: sound past the
+                // limit is left out until then (a sound block could otherwise arrive first and
+                // cut the last frames), unless the video stays away a second longer.
+                if isAudio && hasVideo && offset < Self.nanoseconds(limit) + 1_000_000_000 { return true }
                 stopReason = .maximumDuration
                 limitReached = true
                 return false
