@@ -14,15 +14,11 @@ extension SessionTests {
 
         @Test(arguments: ["mov", "mp4"])
         func tagsAddedWhileRecordingAreInTheFile(container: String) throws {
-            let folder = try FixtureCache.shared.scratchFolder("capture-meta-\(container)")
-            let path = folder.appendingPathComponent("take.\(container)").path
-            let session = CaptureSession()
-            try session.add(.testPattern(width: 160, height: 120, frameRate: Rational(60)))
-            var settings = MovieFileOutput.Settings(path: path)
-            settings.fragmentInterval = .seconds(0.5)
-            settings.metadata = ["title": "Match point"]
-            let take = try session.add(MovieFileOutput(settings: settings))
-            try session.startRunning()
+            let (session, take, path) = try startTestPatternRecording("capture-meta-\(container)",
+                                                                      file: "take.\(container)", fps: 60) {
+                $0.fragmentInterval = .seconds(0.5)
+                $0.metadata = ["title": "Match point"]
+            }
             usleep(300_000)
             try take.addMetadata(key: "com.example.take", value: "3")
             try take.addMetadata(key: "comment", value: "added while recording")
@@ -49,12 +45,9 @@ extension SessionTests {
         }
 
         @Test func tagsBeyondTheHeaderRoomAreRefused() throws {
-            let folder = try FixtureCache.shared.scratchFolder("capture-meta-big")
-            let path = folder.appendingPathComponent("take.mov").path
-            let session = CaptureSession()
-            try session.add(.testPattern(width: 160, height: 120, frameRate: Rational(30)))
-            let take = try session.add(MovieFileOutput(path, maxDuration: .seconds(0.5)))
-            try session.startRunning()
+            let (session, take, path) = try startTestPatternRecording("capture-meta-big", fps: 30) {
+                $0.maxDuration = .seconds(0.5)
+            }
             do {
                 try take.addMetadata(key: "notes", value: String(repeating: "x", count: 20_000))
                 Issue.record("a 20 kB tag was accepted")

@@ -4,24 +4,14 @@ import SlomoCore
 import SlomoTestSupport
 import Testing
 
-/// Every video packet's presentation time in seconds, in decoding order, read by ffprobe.
-func videoPacketTimes(_ path: String) throws -> [Double] {
-    let result = try runChecked("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
-                                            "packet=pts_time", "-of", "csv=p=0", path])
-    return result.standardOutput.split(separator: "\n").compactMap { Double($0) }
-}
-
 // Nested in SessionTests, which is serialized: real-time sessions must not compete for the cores.
 extension SessionTests {
     /// `pauseRecording()` / `resumeRecording()` on a real-time 120 fps source.
     @Suite struct PauseResume {
         @Test func aPauseLeavesNoGapAndIsNotCountedAsDrops() throws {
-            let folder = try FixtureCache.shared.scratchFolder("capture-pause")
-            let path = folder.appendingPathComponent("take.mov").path
-            let session = CaptureSession()
-            try session.add(.testPattern(width: 160, height: 120, frameRate: Rational(120)))
-            let take = try session.add(MovieFileOutput(path, fragmentInterval: .seconds(0.5)))
-            try session.startRunning()
+            let (session, take, path) = try startTestPatternRecording("capture-pause", fps: 120) {
+                $0.fragmentInterval = .seconds(0.5)
+            }
             let started = Date()
             usleep(1_000_000)
             take.pauseRecording()
