@@ -105,6 +105,8 @@ import Testing
         #expect(result.finishedSuccessfully)
         #expect(result.videoFrames + result.counters.dropped == 120)
         #expect(result.counters.isConsistent)
+        // The rates read back after opening: the pattern's own, none for the tone.
+        #expect(session.grantedFrameRates == [Rational(120), nil])
         let probe = try FFprobe(path)
         #expect(probe.stream("video")?["codec_name"] as? String == "h264")
         #expect(probe.stream("audio")?["codec_name"] as? String == "pcm_f32le")
