@@ -240,28 +240,18 @@ public final class AudioRenderer {
 }
 
 extension AudioBuffer {
-    /// Fade-in over a previous signal: self[into + j] = prev[sourceOffset + j]·(1−w) + self·w,
-    /// with w the weight at fade position fadeStart + j.
-    mutating func mixFade(channel c: Int, from prev: [Float], sourceOffset: Int, frames: Int,
-                          fadeLength: Int, fadeStart: Int, into: Int) {
+    /// Crossfades `frames` frames of channel `c`, from `at`, with `other` (read from
+    /// `otherOffset`, silence past its end): self·w + other·(1−w) when this buffer fades in,
+    /// self·(1−w) + other·w when it fades out, with w the weight at fade position fadeStart + j.
+    mutating func crossfade(channel c: Int, with other: [Float], otherOffset: Int, frames: Int,
+                            fadeLength: Int, fadeStart: Int, at: Int, fadingIn: Bool) {
         guard frames > 0 else { return }
         var ch = channels[c]
         for j in 0..<frames {
             let w = fadeWeight(fadeStart + j, fadeLength)
-            let p = sourceOffset + j < prev.count ? prev[sourceOffset + j] : 0
-            ch[into + j] = p * (1 - w) + ch[into + j] * w
-        }
-        replaceChannel(c, with: ch)
-    }
-
-    /// Fade-out into a following signal: self[at + j] = self·(1−w) + lead[leadOffset + j]·w.
-    mutating func mixFade(channel c: Int, into lead: [Float], leadOffset: Int, frames: Int,
-                          fadeLength: Int, fadeStart: Int, at: Int) {
-        guard frames > 0 else { return }
-        var ch = channels[c]
-        for j in 0..<frames {
-            let w = fadeWeight(fadeStart + j, fadeLength)
-            ch[at + j] = ch[at + j] * (1 - w) + lead[leadOffset + j] * w
+            let (mine, theirs) = fadingIn ? (w, 1 - w) : (1 - w, w)
+            let o = otherOffset + j < other.count ? other[otherOffset + j] : 0
+            ch[at + j] = ch[at + j] * mine + o * theirs
         }
         replaceChannel(c, with: ch)
     }

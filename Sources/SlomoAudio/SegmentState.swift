@@ -168,8 +168,9 @@ final class SegmentState {
             // Crossfade from the previous segment's continuation.
             if fadeIn > 0, emitted < fadeIn, let tail = previousTail {
                 for c in 0..<out.channelCount {
-                    out.mixFade(channel: c, from: tail.channels[c], sourceOffset: emitted,
-                                frames: min(n, fadeIn - emitted), fadeLength: fadeIn, fadeStart: emitted, into: 0)
+                    out.crossfade(channel: c, with: tail.channels[c], otherOffset: emitted,
+                                  frames: min(n, fadeIn - emitted), fadeLength: fadeIn, fadeStart: emitted,
+                                  at: 0, fadingIn: true)
                 }
             }
             // Crossfade into the next (copied) segment's lead-in.
@@ -180,9 +181,9 @@ final class SegmentState {
                 let from = max(emitted, fadeStart)
                 for c in 0..<out.channelCount {
                     // out = out·(1 − w) + lead·w over the last fadeOut frames.
-                    out.mixFade(channel: c, into: lead.channels[c], leadOffset: from - fadeStart,
-                                frames: emitted + n - from, fadeLength: fadeOut,
-                                fadeStart: from - fadeStart, at: from - emitted)
+                    out.crossfade(channel: c, with: lead.channels[c], otherOffset: from - fadeStart,
+                                  frames: emitted + n - from, fadeLength: fadeOut,
+                                  fadeStart: from - fadeStart, at: from - emitted, fadingIn: false)
                 }
             }
         }
