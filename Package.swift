@@ -25,11 +25,13 @@ let package = Package(
         .systemLibrary(name: "CSoundTouch", path: "Sources/CSoundTouch"),
         .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        // libavfilter and libavdevice, opened on first use instead of linked (faster start).
+        .target(name: "CFFmpegOnDemand"),
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The only module that touches libav* pointers.
-        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg"]),
+        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand"]),
         // Time-pitch processors and the renderer of a time map's audio.
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate"]),
         // Export sessions: passthrough retime and constant-frame-rate rendering.

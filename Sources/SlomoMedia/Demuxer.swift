@@ -49,7 +49,11 @@ public final class Demuxer {
     /// an error.
     public init(input: MediaInput, interrupt: InterruptFlag? = nil) throws(MediaError) {
         FFmpegLog.install()
-        Demuxer.registerDevices
+        do {
+            _ = try OnDemandLibraries.devices()
+        } catch {
+            throw MediaError(.unsupportedCodec, path: input.description, detail: error.description)
+        }
         let mark = FFmpegLog.mark
         var format: UnsafePointer<AVInputFormat>?
         if let name = input.format {
@@ -89,9 +93,6 @@ public final class Demuxer {
         interruptFlag = interrupt
         file = MediaFile(context: opened, path: input.description)
     }
-
-    /// libavdevice's formats (x11grab, v4l2, pulse, alsa) registered once per process.
-    private static let registerDevices: Void = avdevice_register_all()
 
     deinit {
         var doomed: UnsafeMutablePointer<AVFormatContext>? = context

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegOnDemand
 import SlomoCore
 
 /// A libavfilter graph with one input and one output: frames pushed into a buffer source,
@@ -9,6 +10,7 @@ public final class FilterGraph {
     private let graph: UnsafeMutablePointer<AVFilterGraph>
     private let source: UnsafeMutablePointer<AVFilterContext>
     private let sink: UnsafeMutablePointer<AVFilterContext>
+    private let library: SlomoFilterFunctions
 
     /// The description of the frames a video graph takes in.
     public struct VideoInput: Sendable {
@@ -48,33 +50,35 @@ public final class FilterGraph {
 
     private init(sourceFilter: String, sinkFilter: String, arguments: String, description: String) throws(FFmpegError) {
         FFmpegLog.install()
-        guard let graph = avfilter_graph_alloc() else {
+        let library = try OnDemandLibraries.filters()
+        self.library = library
+        guard let graph = library.graph_alloc() else {
             throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "allocate filter graph")
         }
         self.graph = graph
         var source: UnsafeMutablePointer<AVFilterContext>?
         var sink: UnsafeMutablePointer<AVFilterContext>?
         do throws(FFmpegError) {
-            try check(avfilter_graph_create_filter(&source, avfilter_get_by_name(sourceFilter), "in", arguments, nil, graph),
+            try check(library.graph_create_filter(&source, library.get_by_name(sourceFilter), "in", arguments, nil, graph),
                       "create \(sourceFilter) (\(arguments))")
-            try check(avfilter_graph_create_filter(&sink, avfilter_get_by_name(sinkFilter), "out", nil, nil, graph),
+            try check(library.graph_create_filter(&sink, library.get_by_name(sinkFilter), "out", nil, nil, graph),
                       "create \(sinkFilter)")
             // The graph description's unlabelled input is fed by "in", its output drains into "out".
-            var outputs = avfilter_inout_alloc()
-            var inputs = avfilter_inout_alloc()
+            var outputs = library.inout_alloc()
+            var inputs = library.inout_alloc()
             defer {
-                avfilter_inout_free(&outputs)
-                avfilter_inout_free(&inputs)
+                library.inout_free(&outputs)
+                library.inout_free(&inputs)
             }
             outputs?.pointee.name = av_strdup("in")
             outputs?.pointee.filter_ctx = source
             inputs?.pointee.name = av_strdup("out")
             inputs?.pointee.filter_ctx = sink
-            try check(avfilter_graph_parse_ptr(graph, description, &inputs, &outputs, nil), "parse filter graph '\(description)'")
-            try check(avfilter_graph_config(graph, nil), "configure filter graph '\(description)'")
+            try check(library.graph_parse_ptr(graph, description, &inputs, &outputs, nil), "parse filter graph '\(description)'")
+            try check(library.graph_config(graph, nil), "configure filter graph '\(description)'")
         } catch {
             var doomed: UnsafeMutablePointer<AVFilterGraph>? = graph
-            avfilter_graph_free(&doomed)
+            library.graph_free(&doomed)
             throw error
         }
         self.source = source!
@@ -83,26 +87,26 @@ public final class FilterGraph {
 
     deinit {
         var doomed: UnsafeMutablePointer<AVFilterGraph>? = graph
-        avfilter_graph_free(&doomed)
+        library.graph_free(&doomed)
     }
 
     /// The time base of the frames that come out.
-    public var outputTimeBase: Rational { av_buffersink_get_time_base(sink).rational }
+    public var outputTimeBase: Rational { library.buffersink_get_time_base(sink).rational }
 
     /// Pushes one frame in (the graph takes a new reference; the frame stays valid).
     public func push(_ frame: Frame) throws(FFmpegError) {
-        try check(av_buffersrc_write_frame(source, frame.pointer), "filter")
+        try check(library.buffersrc_write_frame(source, frame.pointer), "filter")
     }
 
     /// Tells the graph no more frames come.
     public func pushEndOfStream() throws(FFmpegError) {
-        try check(av_buffersrc_add_frame_flags(source, nil, 0), "flush filter graph")
+        try check(library.buffersrc_add_frame_flags(source, nil, 0), "flush filter graph")
     }
 
     /// The next filtered frame, or nil when the graph needs more input or has finished.
     public func pull() throws(FFmpegError) -> Frame? {
         let frame = Frame(timeBase: outputTimeBase)
-        let status = av_buffersink_get_frame(sink, frame.pointer)
+        let status = library.buffersink_get_frame(sink, frame.pointer)
         if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
         try check(status, "filter")
         return frame

@@ -1,4 +1,5 @@
 import CFFmpeg
+import CFFmpegOnDemand
 
 /// The sources an FFmpeg input device (`pulse`, `alsa`, `v4l2`, …) can list, through
 /// `avdevice_list_input_sources`. Devices that cannot list, or whose server is not running,
@@ -14,11 +15,11 @@ public enum InputDevices {
     /// The sources the input format `format` can open; empty when it cannot say.
     public static func sources(format: String) -> [Source] {
         FFmpegLog.install()
-        _ = registered
-        guard let input = av_find_input_format(format) else { return [] }
+        guard let library = try? OnDemandLibraries.devices(),
+              let input = av_find_input_format(format) else { return [] }
         var list: UnsafeMutablePointer<AVDeviceInfoList>?
-        let status = avdevice_list_input_sources(input, nil, nil, &list)
-        defer { avdevice_free_list_devices(&list) }
+        let status = library.list_input_sources(input, nil, nil, &list)
+        defer { library.free_list_devices(&list) }
         guard status >= 0, let list else { return [] }
         var sources: [Source] = []
         for index in 0..<Int(list.pointee.nb_devices) {
@@ -29,6 +30,4 @@ public enum InputDevices {
         }
         return sources
     }
-
-    private static let registered: Void = avdevice_register_all()
 }

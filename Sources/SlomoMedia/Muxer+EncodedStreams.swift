@@ -66,5 +66,7 @@ extension Encoder {
 
 extension FilterGraph {
     /// True when this FFmpeg build has a filter of that name (`zscale` needs zimg).
-    public static func hasFilter(_ name: String) -> Bool { avfilter_get_by_name(name) != nil }
+    public static func hasFilter(_ name: String) -> Bool {
+        (try? OnDemandLibraries.filters().get_by_name(name)) != nil
+    }
 }
