@@ -26,7 +26,7 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         // libavfilter and libavdevice, opened on first use instead of linked (faster start).
-        .target(name: "CFFmpegOnDemand"),
+        .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),

@@ -169,6 +169,11 @@ struct PlanarFIFO {
         }
     }
 
+    /// Makes room for `frames` more frames than are held now.
+    mutating func reserveCapacity(_ frames: Int) {
+        for c in 0..<channelCount { storage[c].reserveCapacity(storage[c].count + frames) }
+    }
+
     mutating func removeAll() {
         for c in 0..<channelCount { storage[c].removeAll(keepingCapacity: true) }
         head = 0

@@ -48,19 +48,16 @@ final class SegmentState {
             return
         }
         let rate0 = 1 / plan.stretchAtStart
-        let p = try Self.makeProcessor(alg, rate: rate0, renderer: renderer)
-        processor = p
-        // Pre-roll: source before the segment (silence before the track).
+        processor = try Self.makeProcessor(alg, rate: rate0, renderer: renderer)
+        // Pre-roll: source before the segment (silence before the track), fed at the first fill.
         let pre = min(AudioRenderer.prerollFrames, max(0, plan.sourceStart))
-        if pre > 0 {
-            let block = try source.read(from: plan.sourceStart - pre, count: pre)
-            fifo.append(try p.process(block))
-        }
+        sourceCursor = plan.sourceStart - pre
         let preOutput = Int((Double(pre) / rate0).rounded())
         alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0
         framesNeeded = 2 * alignmentLead + plan.frameCount + tail
         toDiscard = preOutput - alignmentLead
-        sourceCursor = plan.sourceStart
+        // A piece renders whole before it is emitted: room for all of it at once.
+        if plan.pieceCount > 1 { fifo.reserveCapacity(preOutput + framesNeeded) }
     }
 
     /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread), unless
@@ -109,10 +106,11 @@ final class SegmentState {
         return 1 / (plan.stretchAtStart + (plan.stretchAtEnd - plan.stretchAtStart) * x)
     }
 
-    /// Feeds one block of source to the processor at the rate the map has there.
+    /// Feeds one block of source to the processor at the rate the map has there; the pre-roll
+    /// before the segment goes in as one block at the segment's starting rate.
     private func feed() throws {
         guard let p = processor, !finished else { return }
-        let block = 1024
+        let block = sourceCursor < plan.sourceStart ? plan.sourceStart - sourceCursor : 1024
         let a = sourceCursor, b = sourceCursor + block
         let rate = self.rate(at: a + scheduleOffset(block: block))
         try setRate(rate)

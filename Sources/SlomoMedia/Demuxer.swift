@@ -37,6 +37,7 @@ public final class Demuxer {
         }
         context = opened
         file = MediaFile(context: opened, path: path)
+        MediaFileCache.remember(file)
     }
 
     /// Polled by FFmpeg while this demuxer blocks; kept alive as long as the context.

@@ -23,9 +23,14 @@ public struct MediaFile: Codable, Hashable, Sendable {
     /// Every stream, in container order.
     public var streams: [StreamInfo]
 
-    /// Opens the file, reads what is in it and closes it again.
+    /// Opens the file, reads what is in it and closes it again; a file this process has read
+    /// before and that has not changed since is not read again.
     public init(path: String) throws(MediaError) {
-        self = try Demuxer(path: path).file
+        if let known = MediaFileCache.file(at: path) {
+            self = known
+        } else {
+            self = try Demuxer(path: path).file
+        }
     }
 
     init(path: String, container: Container, duration: MediaTime?, startTime: MediaTime?, bitRate: Int?,

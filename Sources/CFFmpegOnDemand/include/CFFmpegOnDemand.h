@@ -6,10 +6,9 @@
 #ifndef SLOMO_CFFMPEG_ON_DEMAND_H
 #define SLOMO_CFFMPEG_ON_DEMAND_H
 
-#include <libavdevice/avdevice.h>
-#include <libavfilter/avfilter.h>
-#include <libavfilter/buffersink.h>
-#include <libavfilter/buffersrc.h>
+// FFmpeg's declarations come through the CFFmpeg module, so that Swift sees one definition
+// of every FFmpeg type (a second copy here would hide the first from code importing CFFmpeg).
+#include "../../CFFmpeg/shim.h"
 
 /// The libavfilter functions slomo calls.
 typedef struct SlomoFilterFunctions {
