@@ -160,6 +160,14 @@ struct PlanarFIFO {
         return AudioBuffer(planar: storage.map { Array($0[head..<(head + k)]) })
     }
 
+    /// Moves the first `n` frames of `other` (at most its `count`) to the end of this FIFO.
+    mutating func move(_ n: Int, from other: inout PlanarFIFO) {
+        let k = max(0, min(n, other.count))
+        guard k > 0 else { return }
+        for c in 0..<channelCount { storage[c].append(contentsOf: other.storage[c][other.head..<(other.head + k)]) }
+        other.drop(k)
+    }
+
     /// Discards the first `n` frames (at most `count`).
     mutating func drop(_ n: Int) {
         head += max(0, min(n, count))

@@ -30,6 +30,12 @@ public class EngineProcessor: TimePitchProcessor {
         return stream.process(input)
     }
 
+    /// `process(_:)` appending the output to `output` (the renderer's path, one copy less).
+    func process(_ input: AudioBuffer, into output: inout PlanarFIFO) throws {
+        try checkChannels(input, channelCount)
+        stream.process(input, into: &output)
+    }
+
     public func finish() -> AudioBuffer { stream.finish() }
     public func reset() { stream.reset() }
 

@@ -18,18 +18,23 @@ enum JoinAlignment {
             for j in 0..<n { referenceEnergy += Double(channel[j]) * Double(channel[j]) }
         }
         guard referenceEnergy > 0 else { return 0 }
+        // Energy of every candidate window from running sums; dot products in SIMD lanes.
+        var runningEnergy = [Double](repeating: 0, count: candidate.frameCount + 1)
+        for i in 0..<candidate.frameCount {
+            var square = 0.0
+            for channel in candidate.channels { square += Double(channel[i]) * Double(channel[i]) }
+            runningEnergy[i + 1] = runningEnergy[i] + square
+        }
         func score(_ offset: Int) -> Double {
-            var dot = 0.0, energy = 0.0
+            var dot = 0.0
             for (c, channel) in candidate.channels.enumerated() {
-                let r = reference.channels[c]
                 channel.withUnsafeBufferPointer { x in
-                    for j in 0..<n {
-                        let v = Double(x[offset + j])
-                        dot += v * Double(r[j])
-                        energy += v * v
+                    reference.channels[c].withUnsafeBufferPointer { r in
+                        dot += Double(dotProduct(x.baseAddress! + offset, r.baseAddress!, n))
                     }
                 }
             }
+            let energy = max(0, runningEnergy[offset + n] - runningEnergy[offset])
             return energy > 0 ? dot / (energy * referenceEnergy).squareRoot() : 0
         }
         var best = 0, bestScore = score(maximumShift)
@@ -42,5 +47,22 @@ enum JoinAlignment {
             }
         }
         return best
+    }
+
+    /// Σ a[j]·b[j] for j < n, eight lanes at a time.
+    private static func dotProduct(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ n: Int) -> Float {
+        var lanes = SIMD8<Float>()
+        var j = 0
+        while j + 8 <= n {
+            lanes += UnsafeRawPointer(a + j).loadUnaligned(as: SIMD8<Float>.self)
+                * UnsafeRawPointer(b + j).loadUnaligned(as: SIMD8<Float>.self)
+            j += 8
+        }
+        var sum = lanes.sum()
+        while j < n {
+            sum += a[j] * b[j]
+            j += 1
+        }
+        return sum
     }
 }

@@ -16,7 +16,7 @@ final class SegmentState {
     /// The previous segment's continuation past its end; set when this state becomes current.
     var previousTail: AudioBuffer?
     // Stretched segments only.
-    var processor: (any TimePitchProcessor)?
+    var processor: EngineProcessor?
     var fifo: PlanarFIFO
     var toDiscard = 0
     var sourceCursor = 0        // next source frame to feed (absolute)
@@ -67,15 +67,15 @@ final class SegmentState {
     }
 
     private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double,
-                                      renderer: AudioRenderer) throws -> any TimePitchProcessor {
+                                      renderer: AudioRenderer) throws -> EngineProcessor {
         if alg == .lowLatency {
             let p = try LowLatencyProcessor(rate: 1, sampleRate: renderer.sampleRate,
                                             channelCount: renderer.channelCount)
             p.setUnsnappedRate(rate)
             return p
         }
-        return try alg.makeProcessor(rate: rate, sampleRate: renderer.sampleRate,
-                                     channelCount: renderer.channelCount)
+        return try alg.makeEngineProcessor(rate: rate, sampleRate: renderer.sampleRate,
+                                           channelCount: renderer.channelCount)
     }
 
     private func setRate(_ rate: Double) throws {
@@ -115,7 +115,7 @@ final class SegmentState {
         let rate = self.rate(at: a + scheduleOffset(block: block))
         try setRate(rate)
         let input = try source.read(from: a, count: block)
-        fifo.append(try p.process(input))
+        try p.process(input, into: &fifo)
         sourceCursor = b
         // Past the end of the source track by a wide margin: finish the stream.
         if sourceCursor > lastFeed {

@@ -50,6 +50,13 @@ extension TimePitchAlgorithm {
     /// A processor of this algorithm. Throws for rates the algorithm does not accept.
     public func makeProcessor(rate: Double, sampleRate: Int, channelCount: Int,
                               compensatesLatency: Bool = true) throws -> any TimePitchProcessor {
+        try makeEngineProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+                                compensatesLatency: compensatesLatency)
+    }
+
+    /// `makeProcessor` as the class all four share (the renderer uses its internal API).
+    func makeEngineProcessor(rate: Double, sampleRate: Int, channelCount: Int,
+                             compensatesLatency: Bool = true) throws -> EngineProcessor {
         switch self {
         case .spectral:
             return try SpectralProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
@@ -148,26 +155,38 @@ final class ExactStream {
     }
 
     func process(_ input: AudioBuffer) -> AudioBuffer {
+        guard let ready = push(input) else { return input }
+        return fifo.pop(ready)
+    }
+
+    /// `process(_:)` appending the output to `output` instead of returning it (one copy less).
+    func process(_ input: AudioBuffer, into output: inout PlanarFIFO) {
+        guard let ready = push(input) else { return output.append(input) }
+        output.move(ready, from: &fifo)
+    }
+
+    /// Pushes `input` into the engine and counts what is delivered: the number of frames at the
+    /// front of `fifo` that are ready, or nil when the bypass delivers `input` itself.
+    private func push(_ input: AudioBuffer) -> Int? {
         precondition(input.channelCount == engine.channelCount, "channel count differs from the processor's")
         inputAtRate += input.frameCount
         engine.push(input, into: &fifo)
         if !started { discardStart() }
         if !compensates {
             delivered += fifo.count
-            return fifo.pop(fifo.count)
+            return fifo.count
         }
         discardStart()
         if bypass {
             engineBehind += input.frameCount
             dropBehind()
             delivered += input.frameCount
-            return input
+            return nil
         }
         dropBehind()
-        let allowed = max(0, Int(expectedOutput.rounded(.down)) - delivered)
-        let out = fifo.pop(min(allowed, fifo.count))
-        delivered += out.frameCount
-        return out
+        let ready = min(max(0, Int(expectedOutput.rounded(.down)) - delivered), fifo.count)
+        delivered += ready
+        return ready
     }
 
     func finish() -> AudioBuffer {

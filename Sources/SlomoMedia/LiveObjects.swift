@@ -37,16 +37,14 @@ public enum LiveObjects {
     /// Counts one allocation; returns the scope counters to hand back to `freed`.
     static func allocated(packet: Bool) -> Counters? {
         let scoped = scope
-        for counters in [process, scoped].compactMap({ $0 }) {
-            counters.change(packet: packet, by: 1)
-        }
+        process.change(packet: packet, by: 1)
+        scoped?.change(packet: packet, by: 1)
         return scoped
     }
 
     /// Counts one release in the process and in the scope that allocated the object.
     static func freed(packet: Bool, scope scoped: Counters?) {
-        for counters in [process, scoped].compactMap({ $0 }) {
-            counters.change(packet: packet, by: -1)
-        }
+        process.change(packet: packet, by: -1)
+        scoped?.change(packet: packet, by: -1)
     }
 }
