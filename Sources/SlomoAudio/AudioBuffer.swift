@@ -139,11 +139,7 @@ struct PlanarFIFO {
         guard frames > 0 else { return }
         let cc = channelCount
         for c in 0..<cc {
-            let base = storage[c].count
-            storage[c].append(contentsOf: repeatElement(0, count: frames))
-            storage[c].withUnsafeMutableBufferPointer { dst in
-                for f in 0..<frames { dst[base + f] = p[f * cc + c] }
-            }
+            storage[c].append(contentsOf: (0..<frames).lazy.map { p[$0 * cc + c] })
         }
     }
 

@@ -107,10 +107,12 @@ final class SegmentState {
     }
 
     /// Feeds one block of source to the processor at the rate the map has there; the pre-roll
-    /// before the segment goes in as one block at the segment's starting rate.
+    /// before the segment goes in as one block at the segment's starting rate. Ramps change the
+    /// rate every 1024 frames; a constant rate takes larger blocks (less overhead per frame).
     private func feed() throws {
         guard let p = processor, !finished else { return }
-        let block = sourceCursor < plan.sourceStart ? plan.sourceStart - sourceCursor : 1024
+        let step = plan.stretchAtStart == plan.stretchAtEnd ? 4096 : 1024
+        let block = sourceCursor < plan.sourceStart ? plan.sourceStart - sourceCursor : step
         let a = sourceCursor, b = sourceCursor + block
         let rate = self.rate(at: a + scheduleOffset(block: block))
         try setRate(rate)

@@ -39,8 +39,10 @@ import Testing
     @Test func testsrc720p240For10Seconds() throws {
         let folder = try FixtureCache.shared.scratchFolder("capture-240")
         let path = folder.appendingPathComponent("take.mov").path
-        let result = try Slomo.run(["capture", "--input", "testsrc:1280x720@240", "--duration", "10", "-o", path,
-                                    "--progress", "json"])
+        let (result, stolen) = try HostContention.measure {
+            try Slomo.run(["capture", "--input", "testsrc:1280x720@240", "--duration", "10", "-o", path,
+                           "--progress", "json"])
+        }
         #expect(result.status == 0, "\(result.standardError)")
         let finished = try Self.finishedLine(result.standardError)
         let times = try Self.videoTimes(path)
@@ -48,14 +50,17 @@ import Testing
         let intervals = zip(times.dropFirst(), times).map { $0 - $1 }
         let mean = intervals.reduce(0, +) / Double(max(1, intervals.count))
         print("720p240 10 s: \(times.count) frames written, \(dropped) dropped, mean interval \(mean * 1000) ms, "
-              + "finished: \(finished)")
+              + "\(Int(stolen * 100)) % of the CPU stolen by the host, finished: \(finished)")
         // The bar holds on an idle 2-core machine (scripts/test runs the real-time tests alone):
         // libx264 ultrafast needs 3–3.6 ms of CPU a frame against a 4.17 ms frame interval and
         // runs frame threads; the test pattern is a pre-rendered cycle (0.3 ms a frame); the
         // whole capture uses 94 % of one core. With other builds running (load 2.3–2.5) it wrote
-        // 2297–2400 frames, so do not run it beside other work.
-        #expect(times.count >= 2352, "at least 98 % of 2400 frames")
-        #expect(abs(mean - 1.0 / 240) <= 0.02 / 240, "mean interval 4.167 ms ± 2 %")
+        // 2297–2400 frames, so do not run it beside other work. A virtual machine whose host
+        // took half its CPU wrote 1987–2206 (old and new builds alike): not judged then.
+        HostContention.judge(stolen: stolen) {
+            #expect(times.count >= 2352, "at least 98 % of 2400 frames")
+            #expect(abs(mean - 1.0 / 240) <= 0.02 / 240, "mean interval 4.167 ms ± 2 %")
+        }
         #expect(times.count > 0)
         #expect(zip(times.dropFirst(), times).allSatisfy { $0 > $1 }, "strictly increasing")
         #expect(dropped == 2400 - times.count, "the drop count matches the missing frames")

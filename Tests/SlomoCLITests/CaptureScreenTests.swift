@@ -58,18 +58,22 @@ extension CaptureCommandTests {
             defer { screen.stop() }
             let folder = try FixtureCache.shared.scratchFolder("capture-x11")
             let path = folder.appendingPathComponent("screen.mp4").path
-            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--fps", "60",
-                                        "--duration", "3", "-o", path, "--progress", "json"])
+            let (result, stolen) = try HostContention.measure {
+                try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--fps", "60",
+                               "--duration", "3", "-o", path, "--progress", "json"])
+            }
             #expect(result.status == 0, "\(result.standardError)")
             let times = try CaptureCommandTests.videoTimes(path)
             let intervals = zip(times.dropFirst(), times).map { $0 - $1 }.sorted()
             let p99 = intervals.isEmpty ? 1 : intervals[min(intervals.count - 1, Int(Double(intervals.count) * 0.99))]
-            print("x11 60 fps 3 s: \(times.count) frames, p99 interval \(p99 * 1000) ms")
+            print("x11 60 fps 3 s: \(times.count) frames, p99 interval \(p99 * 1000) ms, \(Int(stolen * 100)) % of the CPU stolen")
             #expect(times.count > 0)
             // x11grab's pacing depends on the machine's load: p99 17.6–22.2 ms and 180–181 frames
             // in seven runs alone (scripts/test runs the real-time tests alone), 32–42 ms loaded.
-            #expect(abs(times.count - 180) <= 3)
-            #expect(p99 < 0.025)
+            HostContention.judge(stolen: stolen) {
+                #expect(abs(times.count - 180) <= 3)
+                #expect(p99 < 0.025)
+            }
             let video = try #require(try FFprobe(path).stream("video"))
             #expect(video["width"] as? Int == 320 && video["height"] as? Int == 240, "the crop rectangle's size")
         }
