@@ -53,16 +53,17 @@ final class AudioTrackExport {
     /// encodes the remainder and flushes the encoder.
     private func produce() throws {
         if let block = try audio.nextBlock(maxFrames: 8192) {
+            // Codecs without a fixed frame size (PCM, FLAC) take each block as it comes.
+            guard encoder.frameSize > 0 else { return try encode(block.channels, offset: 0, count: block.frameCount) }
             for channel in 0..<format.channelCount { rendered[channel] += block.channels[channel] }
-            let frameSize = encoder.frameSize > 0 ? encoder.frameSize : 4096
             var offset = 0
-            while rendered[0].count - offset >= frameSize {
-                try encode(offset: offset, count: frameSize)
-                offset += frameSize
+            while rendered[0].count - offset >= encoder.frameSize {
+                try encode(rendered, offset: offset, count: encoder.frameSize)
+                offset += encoder.frameSize
             }
             rendered = rendered.map { Array($0.dropFirst(offset)) }
         } else {
-            if !rendered[0].isEmpty { try encode(offset: 0, count: rendered[0].count) }
+            if !rendered[0].isEmpty { try encode(rendered, offset: 0, count: rendered[0].count) }
             rendered = rendered.map { _ in [] }
             if let toEncoder {
                 let tail = try toEncoder.convert(nil)
@@ -73,8 +74,9 @@ final class AudioTrackExport {
         }
     }
 
-    private func encode(offset: Int, count: Int) throws {
-        let frame = try Frame(channels: rendered, offset: offset, count: count, layout: format.layout,
+    /// Encodes frames `offset ..< offset + count` of planar `channels`.
+    private func encode(_ channels: [[Float]], offset: Int, count: Int) throws {
+        let frame = try Frame(channels: channels, offset: offset, count: count, layout: format.layout,
                               sampleRate: format.sampleRate, pts: encodedSamples)
         encodedSamples += Int64(count)
         try send(toEncoder.map { try $0.convert(frame) } ?? frame)
