@@ -184,3 +184,27 @@ import Testing
         #expect(record["dv_profile"] as? Int == hdr.dolbyVisionProfile)
     }
 }
+
+/// `MediaFile(path:)` does not probe a file again while it is unchanged, and does when it changed.
+@Suite struct MediaFileCacheTests {
+    private static func writeTone(_ path: String, seconds: Int, frequency: Int) throws {
+        try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi",
+                                  "-i", "sine=frequency=\(frequency):sample_rate=48000:duration=\(seconds)",
+                                  "-c:a", "pcm_s16le", path])
+    }
+
+    @Test func aRewrittenFileIsReadAgain() throws {
+        let path = try FixtureCache.shared.scratchFolder("media-file-cache").appendingPathComponent("tone.wav").path
+        try Self.writeTone(path, seconds: 1, frequency: 440)
+        #expect(try MediaFile(path: path).duration == MediaTime(seconds: Rational(1)))
+        // Another length: the size differs.
+        try Self.writeTone(path, seconds: 2, frequency: 440)
+        #expect(try MediaFile(path: path).duration == MediaTime(seconds: Rational(2)))
+        // The same size with other samples: the modification time differs.
+        try Self.writeTone(path, seconds: 2, frequency: 880)
+        #expect(try MediaFile(path: path).duration == MediaTime(seconds: Rational(2)))
+        // Gone: the error is about the file, not a stale answer.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: MediaError.self) { try MediaFile(path: path) }
+    }
+}
