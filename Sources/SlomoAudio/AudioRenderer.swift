@@ -69,6 +69,8 @@ public final class AudioRenderer {
     /// Pieces being rendered ahead, by plan index, and the last plan index dispatched.
     private var ahead: [Int: PieceJob] = [:]
     private var lastDispatched = -1
+    /// FIFOs and processors of finished segments, for the next ones.
+    var leftovers: SegmentLeftovers
 
     /// Source frames fed before a stretched segment so the processor is warmed up.
     static let prerollFrames = 8192
@@ -95,6 +97,7 @@ public final class AudioRenderer {
         try checkFormat(sampleRate: sampleRate, channelCount: source.channelCount)
         self.sampleRate = sampleRate
         self.parallelism = max(1, parallelism)
+        leftovers = SegmentLeftovers(capacity: self.parallelism + 2)
         maximumAlignmentShift = sampleRate / 200
         self.channelCount = source.channelCount
         self.source = source
@@ -169,6 +172,7 @@ public final class AudioRenderer {
         deliveredFrames += block.frameCount
         if state.emitted == plan.frameCount {
             previousTail = try state.tail()
+            leftovers.keep(state)
             segmentState = nil
             segmentIndex += 1
         }
@@ -202,8 +206,7 @@ public final class AudioRenderer {
             let onlyPiecesBefore = (segmentIndex..<k).allSatisfy { plans[$0].pieceCount > 1 }
             let window = windowRange(for: k)
             guard onlyPiecesBefore || window.upperBound - earliestRead <= lookBehind else { return }
-            let job = PieceJob(try SegmentState(renderer: self, index: k, source: InMemoryAudioSource(
-                try source.read(from: window.lowerBound, count: window.count), origin: window.lowerBound)))
+            let job = PieceJob(try SegmentState(renderer: self, index: k, source: try source.snapshot(of: window)))
             job.start()
             ahead[k] = job
             lastDispatched = k

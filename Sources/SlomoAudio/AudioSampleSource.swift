@@ -11,6 +11,16 @@ public protocol AudioSampleSource: AnyObject {
     /// Frames `start ..< start + count`; frames before 0 or past the end of the track are
     /// silence. Always returns exactly `count` frames.
     func read(from start: Int, count: Int) throws -> AudioBuffer
+    /// A source that another thread may read frames `range` from (and silence elsewhere) while
+    /// this one goes on being read. It shares no mutable state with this source.
+    func snapshot(of range: Range<Int>) throws -> any AudioSampleSource
+}
+
+extension AudioSampleSource {
+    /// A copy of the frames in `range`.
+    public func snapshot(of range: Range<Int>) throws -> any AudioSampleSource {
+        InMemoryAudioSource(try read(from: range.lowerBound, count: range.count), origin: range.lowerBound)
+    }
 }
 
 /// A whole track in memory, or a window of one (frames outside the window read as silence).
@@ -26,19 +36,18 @@ public final class InMemoryAudioSource: AudioSampleSource {
     public func read(from start: Int, count: Int) throws -> AudioBuffer {
         buffer.paddedSlice(from: start - origin, count: count)
     }
+    /// This source itself: it never changes, so any thread may read it.
+    public func snapshot(of range: Range<Int>) throws -> any AudioSampleSource { self }
 }
 
 /// A track that arrives in order from a pull function (a decoder), keeping only a bounded
 /// window of history for the renderer's look-backs. Decoded blocks are kept as they come (no
-/// copy into one growing buffer) and dropped whole once no later read can reach them.
+/// copy into one growing buffer) and dropped whole once no later read can reach them; a
+/// snapshot shares the blocks it covers instead of copying them.
 public final class StreamingAudioSource: AudioSampleSource {
     public let channelCount: Int
     private let pull: () throws -> AudioBuffer?
-    /// The blocks kept, in order, and the absolute frame each starts at.
-    private var blocks: [AudioBuffer] = []
-    private var blockStarts: [Int] = []
-    /// Absolute frame index just past the last block pulled.
-    private var pulledEnd = 0
+    private var decoded = DecodedBlocks()
     private var ended = false
     private let history: Int
 
@@ -53,77 +62,122 @@ public final class StreamingAudioSource: AudioSampleSource {
         self.history = history
     }
 
-    /// Absolute frame index of the first frame kept.
-    private var keptStart: Int { blockStarts.first ?? pulledEnd }
-
     public func read(from start: Int, count: Int) throws -> AudioBuffer {
-        let end = start + count
-        while !ended && pulledEnd < end {
+        try reach(start ..< start + count)
+        return decoded.copy(from: start, count: count, channelCount: channelCount)
+    }
+
+    public func snapshot(of range: Range<Int>) throws -> any AudioSampleSource {
+        try reach(range)
+        return SharedBlocksSource(decoded.covering(range), channelCount: channelCount)
+    }
+
+    /// Pulls until `range` is decoded (or the track ends), checks that its start is still
+    /// kept, and forgets what no later read can need.
+    private func reach(_ range: Range<Int>) throws {
+        while !ended && decoded.end < range.upperBound {
             if let block = try pull() {
                 precondition(block.channelCount == channelCount, "decoded audio changed its channel count")
-                guard block.frameCount > 0 else { continue }
-                blocks.append(block)
-                blockStarts.append(pulledEnd)
-                pulledEnd += block.frameCount
+                decoded.append(block)
             } else {
                 ended = true
             }
         }
-        precondition(start >= keptStart || start < 0 || keptStart == 0 || start + count <= 0,
-                     "read at \(start) is further back than the kept history (from \(keptStart))")
-        let out = copy(from: start, count: count)
-        forget(before: end - history)
-        return out
+        let kept = decoded.start
+        precondition(range.lowerBound >= kept || range.lowerBound < 0 || kept == 0 || range.upperBound <= 0,
+                     "read at \(range.lowerBound) is further back than the kept history (from \(kept))")
+        decoded.forget(before: range.upperBound - history)
+    }
+}
+
+/// Blocks of a track decoded by `StreamingAudioSource`, shared (not copied) with a worker.
+final class SharedBlocksSource: AudioSampleSource {
+    let channelCount: Int
+    private let decoded: DecodedBlocks
+
+    init(_ decoded: DecodedBlocks, channelCount: Int) {
+        self.decoded = decoded
+        self.channelCount = channelCount
     }
 
-    /// Frames `start ..< start + count` from the kept blocks; silence outside them (only
-    /// negative positions and frames past the end of the track can be).
-    private func copy(from start: Int, count: Int) -> AudioBuffer {
-        let lo = max(start, keptStart), hi = min(start + count, pulledEnd)
+    func read(from start: Int, count: Int) throws -> AudioBuffer {
+        decoded.copy(from: start, count: count, channelCount: channelCount)
+    }
+
+    func snapshot(of range: Range<Int>) throws -> any AudioSampleSource { self }
+}
+
+/// Consecutive decoded blocks of a track, each kept as it came, with the frame each starts at.
+struct DecodedBlocks {
+    private var blocks: [AudioBuffer] = []
+    private var starts: [Int] = []
+    /// The frame just past the last block.
+    private(set) var end = 0
+
+    /// The first frame held (`end` when none is).
+    var start: Int { starts.first ?? end }
+
+    mutating func append(_ block: AudioBuffer) {
+        guard block.frameCount > 0 else { return }
+        blocks.append(block)
+        starts.append(end)
+        end += block.frameCount
+    }
+
+    /// Drops the blocks that lie wholly before `frame`.
+    mutating func forget(before frame: Int) {
+        var k = 0
+        while k < blocks.count && starts[k] + blocks[k].frameCount <= frame { k += 1 }
+        guard k > 0 else { return }
+        blocks.removeFirst(k)
+        starts.removeFirst(k)
+    }
+
+    /// The blocks that hold any frame of `range`.
+    func covering(_ range: Range<Int>) -> DecodedBlocks {
+        var part = DecodedBlocks()
+        let first = max(0, index(of: range.lowerBound))
+        for k in first..<blocks.count where starts[k] < range.upperBound {
+            part.blocks.append(blocks[k])
+            part.starts.append(starts[k])
+            part.end = starts[k] + blocks[k].frameCount
+        }
+        if part.blocks.isEmpty { part.end = end }
+        return part
+    }
+
+    /// Frames `from ..< from + count`, silence where no block holds them.
+    func copy(from: Int, count: Int, channelCount: Int) -> AudioBuffer {
+        let lo = max(from, start), hi = min(from + count, end)
         guard lo < hi else { return AudioBuffer(channelCount: channelCount, frameCount: count) }
-        let first = blockStarts.partitioningIndex { $0 > lo } - 1
+        let first = index(of: lo)
         let channels = (0..<channelCount).map { c in
             [Float](unsafeUninitializedCapacity: count) { destination, initialized in
-                let silenceBefore = lo - start
-                destination.baseAddress!.initialize(repeating: 0, count: silenceBefore)
-                var position = lo
-                var index = first
+                let base = destination.baseAddress!
+                base.initialize(repeating: 0, count: lo - from)
+                var position = lo, k = first
                 while position < hi {
-                    let blockStart = blockStarts[index]
-                    let n = min(hi, blockStart + blocks[index].frameCount) - position
-                    blocks[index].channels[c].withUnsafeBufferPointer { samples in
-                        (destination.baseAddress! + (position - start))
-                            .initialize(from: samples.baseAddress! + (position - blockStart), count: n)
+                    let n = min(hi, starts[k] + blocks[k].frameCount) - position
+                    blocks[k].channels[c].withUnsafeBufferPointer { samples in
+                        (base + (position - from)).initialize(from: samples.baseAddress! + (position - starts[k]), count: n)
                     }
                     position += n
-                    index += 1
+                    k += 1
                 }
-                (destination.baseAddress! + (hi - start)).initialize(repeating: 0, count: start + count - hi)
+                (base + (hi - from)).initialize(repeating: 0, count: from + count - hi)
                 initialized = count
             }
         }
         return AudioBuffer(planar: channels)
     }
 
-    /// Drops the blocks that lie wholly before `frame`.
-    private func forget(before frame: Int) {
-        var k = 0
-        while k < blocks.count && blockStarts[k] + blocks[k].frameCount <= frame { k += 1 }
-        guard k > 0 else { return }
-        blocks.removeFirst(k)
-        blockStarts.removeFirst(k)
-    }
-}
-
-private extension Array where Element == Int {
-    /// The first index whose element satisfies `predicate`, for an array ordered so that the
-    /// predicate is false and then true (binary search).
-    func partitioningIndex(where predicate: (Int) -> Bool) -> Int {
-        var low = 0, high = count
+    /// The index of the block holding `frame` (-1 before the first block).
+    private func index(of frame: Int) -> Int {
+        var low = 0, high = starts.count
         while low < high {
             let middle = (low + high) / 2
-            if predicate(self[middle]) { high = middle } else { low = middle + 1 }
+            if starts[middle] > frame { high = middle } else { low = middle + 1 }
         }
-        return low
+        return low - 1
     }
 }

@@ -37,6 +37,10 @@ public class EngineProcessor: TimePitchProcessor {
     }
 
     public func finish() -> AudioBuffer { stream.finish() }
+
+    /// Forgets everything and starts again at `rate`, as a new processor of that rate would
+    /// (the renderer reuses processors, and the memory they hold, from segment to segment).
+    func restart(at rate: Double) throws { stream.restart(at: try algorithm.validatedRate(rate)) }
     public func reset() { stream.reset() }
 
     public func stretch(_ input: AudioBuffer) throws -> AudioBuffer {

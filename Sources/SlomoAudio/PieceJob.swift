@@ -3,7 +3,7 @@ import Synchronization
 
 /// One piece of a split segment rendered ahead on a worker thread.
 ///
-/// The renderer builds the `SegmentState` on its own thread (over a window of the track copied
+/// The renderer builds the `SegmentState` on its own thread (over a snapshot of the track's window
 /// for the piece, so the worker never touches the renderer's source), hands it over, and takes it
 /// back with `wait()`. The semaphore orders every access: the worker owns the state between
 /// `start()` and the signal, the renderer before and after. That is why the class may be

@@ -2,14 +2,14 @@
 /// from a pre-roll before the segment, with the crossfades at its joins.
 ///
 /// A state is built and filled either on the renderer's thread (read lazily from the track) or
-/// ahead of time on a worker (`prepare(until:)`, reading a private window of the track); in both
+/// ahead of time on a worker (`prepare(until:)`, reading a snapshot of its window of the track); in both
 /// cases `emit(_:)` and `tail()` run on the renderer's thread. What the worker runs never
 /// touches the renderer, which may be gone by then (an export that was cancelled).
 final class SegmentState {
     unowned let renderer: AudioRenderer
     let index: Int
     let plan: AudioRenderer.SegmentPlan
-    /// Where the processor reads the track: the renderer's source, or a window copied from it.
+    /// Where the processor reads the track: the renderer's source, or a snapshot of a window of it.
     let source: any AudioSampleSource
     var emitted = 0
     let fadeIn: Int, fadeOut: Int
@@ -38,7 +38,7 @@ final class SegmentState {
         plan = renderer.plans[index]
         fadeIn = renderer.fadeIn(index)
         fadeOut = renderer.fadeOut(index)
-        fifo = PlanarFIFO(channelCount: renderer.channelCount)
+        fifo = renderer.leftovers.fifo(channelCount: renderer.channelCount)
         sampleRate = renderer.sampleRate
         lastFeed = plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: sampleRate) / 2
         let tail = renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0
@@ -48,7 +48,8 @@ final class SegmentState {
             return
         }
         let rate0 = 1 / plan.stretchAtStart
-        processor = try Self.makeProcessor(alg, rate: rate0, renderer: renderer)
+        processor = try renderer.leftovers.processor(alg, rate: rate0)
+            ?? Self.makeProcessor(alg, rate: rate0, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
         let pre = min(AudioRenderer.prerollFrames, max(0, plan.sourceStart))
         sourceCursor = plan.sourceStart - pre

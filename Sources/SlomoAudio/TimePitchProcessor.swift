@@ -210,6 +210,13 @@ final class ExactStream {
         return out
     }
 
+    /// `reset()` to start again at `newRate`, as a stream made at that rate would.
+    func restart(at newRate: Double) {
+        rate = newRate
+        engine.setRate(newRate)
+        reset()
+    }
+
     func reset() {
         engine.reset()
         engine.setRate(rate)
