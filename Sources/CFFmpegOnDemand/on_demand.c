@@ -4,33 +4,46 @@
 #include <pthread.h>
 #include <stdio.h>
 
-/// Why the last library failed to open, kept for the life of the process.
-static char load_errors[2][512];
+#define SONAME(library, major) "lib" #library ".so." AV_STRINGIFY(major)
+#define COUNT(array) (int)(sizeof(array) / sizeof((array)[0]))
+
+/// One library opened on first use: opened once, then whether it opened and why not.
+typedef struct OnDemandLibrary {
+    pthread_once_t once;
+    int status;
+    char error[512];
+} OnDemandLibrary;
 
 /// Opens `soname` and fills `count` function pointers at `slots` with the named symbols.
-/// Returns 0, or -1 with `error` describing the failure.
-static int open_library(const char *soname, const char *const *names, void **slots, int count,
-                        char *error, size_t error_size) {
+/// Sets `library->status` to 0, or to -1 with `library->error` describing the failure.
+static void open_library(OnDemandLibrary *library, const char *soname, const char *const *names,
+                         void **slots, int count) {
+    library->status = -1;
     void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-        snprintf(error, error_size, "cannot open %s (%s)", soname, dlerror());
-        return -1;
+        snprintf(library->error, sizeof(library->error), "cannot open %s (%s)", soname, dlerror());
+        return;
     }
     for (int index = 0; index < count; index++) {
         slots[index] = dlsym(handle, names[index]);
         if (!slots[index]) {
-            snprintf(error, error_size, "%s has no function %s", soname, names[index]);
-            return -1;
+            snprintf(library->error, sizeof(library->error), "%s has no function %s", soname, names[index]);
+            return;
         }
     }
-    return 0;
+    library->status = 0;
 }
 
-#define SONAME(library, major) "lib" #library ".so." AV_STRINGIFY(major)
+/// Opens `library` once with `open`, then returns `functions`, or NULL with `*error` set.
+static const void *opened(OnDemandLibrary *library, void (*open)(void), const void *functions,
+                          const char **error) {
+    pthread_once(&library->once, open);
+    *error = library->status == 0 ? NULL : library->error;
+    return library->status == 0 ? functions : NULL;
+}
 
+static OnDemandLibrary filters = {PTHREAD_ONCE_INIT, -1, ""};
 static SlomoFilterFunctions filter_functions;
-static int filter_status = -1;
-static pthread_once_t filter_once = PTHREAD_ONCE_INIT;
 
 static void open_filters(void) {
     // In the order of the fields of SlomoFilterFunctions, which holds only function pointers.
@@ -42,20 +55,16 @@ static void open_filters(void) {
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(SlomoFilterFunctions),
                    "one name per field of SlomoFilterFunctions");
-    filter_status = open_library(SONAME(avfilter, LIBAVFILTER_VERSION_MAJOR), names,
-                                 (void **)&filter_functions, sizeof(names) / sizeof(names[0]),
-                                 load_errors[0], sizeof(load_errors[0]));
+    open_library(&filters, SONAME(avfilter, LIBAVFILTER_VERSION_MAJOR), names,
+                 (void **)&filter_functions, COUNT(names));
 }
 
 const SlomoFilterFunctions *slomo_filter_functions(const char **error) {
-    pthread_once(&filter_once, open_filters);
-    *error = filter_status == 0 ? NULL : load_errors[0];
-    return filter_status == 0 ? &filter_functions : NULL;
+    return opened(&filters, open_filters, &filter_functions, error);
 }
 
+static OnDemandLibrary devices = {PTHREAD_ONCE_INIT, -1, ""};
 static SlomoDeviceFunctions device_functions;
-static int device_status = -1;
-static pthread_once_t device_once = PTHREAD_ONCE_INIT;
 
 static void open_devices(void) {
     // The fields of SlomoDeviceFunctions in order, then avdevice_register_all.
@@ -65,19 +74,15 @@ static void open_devices(void) {
     struct {
         SlomoDeviceFunctions functions;
         __typeof__(avdevice_register_all) *_Nonnull register_all;
-    } opened;
-    _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(opened),
+    } found;
+    _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(found),
                    "one name per function pointer");
-    device_status = open_library(SONAME(avdevice, LIBAVDEVICE_VERSION_MAJOR), names,
-                                 (void **)&opened, sizeof(names) / sizeof(names[0]),
-                                 load_errors[1], sizeof(load_errors[1]));
-    if (device_status != 0) return;
-    opened.register_all();
-    device_functions = opened.functions;
+    open_library(&devices, SONAME(avdevice, LIBAVDEVICE_VERSION_MAJOR), names, (void **)&found, COUNT(names));
+    if (devices.status != 0) return;
+    found.register_all();
+    device_functions = found.functions;
 }
 
 const SlomoDeviceFunctions *slomo_device_functions(const char **error) {
-    pthread_once(&device_once, open_devices);
-    *error = device_status == 0 ? NULL : load_errors[1];
-    return device_status == 0 ? &device_functions : NULL;
+    return opened(&devices, open_devices, &device_functions, error);
 }
