@@ -25,6 +25,7 @@ let package = Package(
         .systemLibrary(name: "CSoundTouch", path: "Sources/CSoundTouch"),
         .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
+        .systemLibrary(name: "CFFTW", path: "Sources/CFFTW"),
         // libavfilter and libavdevice, opened on first use instead of linked (faster start).
         .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
 
@@ -33,7 +34,10 @@ let package = Package(
         // The only module that touches libav* pointers.
         .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand"]),
         // Time-pitch processors and the renderer of a time map's audio.
-        .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate"]),
+        // Optimised in debug builds too: its DSP loops run 20–50x slower unoptimised, and the
+        // test suite stretches minutes of audio.
+        .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW"],
+                swiftSettings: [.unsafeFlags(["-O"])]),
         // Export sessions: passthrough retime and constant-frame-rate rendering.
         .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.

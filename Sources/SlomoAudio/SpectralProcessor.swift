@@ -1,21 +1,34 @@
 import SlomoCore
 import CRubberBand
 
-/// `TimePitchAlgorithm.spectral`: Rubber Band's R3 engine ("finer"), channels together.
+/// `TimePitchAlgorithm.spectral`: by default slomo's own phase vocoder with phase-gradient
+/// heap integration (`PhaseGradientEngine`); on request Rubber Band's R3 engine ("finer").
 ///
-/// Streaming uses Rubber Band's real-time mode with the exact-length recipe (feed the
-/// preferred start pad, drop the start delay, end with pad + a block of zeros marked final,
-/// drain until `available()` is −1). `stretch(_:)` uses offline mode, studying the input in
-/// chunks of at most 16384 frames.
+/// Rubber Band streams in its real-time mode with the exact-length recipe (feed the preferred
+/// start pad, drop the start delay, end with pad + a block of zeros marked final, drain until
+/// `available()` is −1), and `stretch(_:)` uses its offline mode, studying the input in chunks
+/// of at most 16384 frames. The phase-gradient engine renders offline through its streaming
+/// path: it has no start delay and needs no study.
 public final class SpectralProcessor: EngineProcessor {
-    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
+    /// The engine behind this processor.
+    public let engine: SpectralEngine
+
+    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true,
+                engine: SpectralEngine = .defaultEngine) throws {
+        self.engine = engine
         try super.init(.spectral, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
                        compensatesLatency: compensatesLatency) { validated in
-            try RubberBandEngine(sampleRate: sampleRate, channelCount: channelCount, rate: validated)
+            switch engine {
+            case .phaseGradient:
+                return PhaseGradientEngine(sampleRate: sampleRate, channelCount: channelCount, rate: validated)
+            case .rubberBand:
+                return try RubberBandEngine(sampleRate: sampleRate, channelCount: channelCount, rate: validated)
+            }
         }
     }
 
     public override func stretch(_ input: AudioBuffer) throws -> AudioBuffer {
+        guard engine == .rubberBand else { return try super.stretch(input) }
         try checkChannels(input, channelCount)
         reset()
         if rate == 1 && stream.bypassEnabled { return input }

@@ -1,0 +1,102 @@
+// Pair analysis: frame difference, flow-compensated residual, forward-backward consistency,
+// and the decision "interpolate / scene cut / flow failure".
+#include "internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ci {
+namespace {
+
+// Bilinear sample of a single-channel plane at (x, y), which must lie inside the plane.
+template <typename T> inline float bilinear(const cv::Mat &m, float x, float y) {
+    const int x0 = std::min(int(x), m.cols - 2), y0 = std::min(int(y), m.rows - 2);
+    const float fx = x - float(x0), fy = y - float(y0);
+    const T *r0 = m.ptr<T>(y0), *r1 = m.ptr<T>(y0 + 1);
+    const float top = float(r0[x0]) + fx * (float(r0[x0 + 1]) - float(r0[x0]));
+    const float bot = float(r1[x0]) + fx * (float(r1[x0 + 1]) - float(r1[x0]));
+    return top + fy * (bot - top);
+}
+
+inline bool inside(const cv::Mat &m, float x, float y) {
+    return x >= 0.f && y >= 0.f && x <= float(m.cols - 1) && y <= float(m.rows - 1);
+}
+
+// Sundaram, Brox & Keutzer (2010): a vector w and the reverse vector ŵ found at its target
+// are consistent when |w + ŵ|² <= 0.01 (|w|² + |ŵ|²) + 0.5.
+inline float fb_tolerance(float u, float v, float ub, float vb) {
+    return 0.01f * (u * u + v * v + ub * ub + vb * vb) + 0.5f;
+}
+
+// Thresholds on 8-bit luma (see docs/interpolation-notes.md for how they were chosen).
+constexpr double kCutResidual = 14.0;      // mean compensated residual of a cut pair is far above
+constexpr double kCutExplained = 0.6;      // ... and the flow explains little of the difference
+constexpr double kFailureInconsistent = 0.6; // most vectors fail the forward-backward check
+constexpr double kFailureResidual = 10.0;
+
+} // namespace
+
+void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &st) {
+    const int step = 2; // a 1-in-4 sample grid is plenty for frame-level statistics
+    double diff = 0, res = 0, motion = 0;
+    long n = 0, n_res = 0, n_fb = 0, n_bad = 0;
+    for (int y = 0; y < a8.rows; y += step) {
+        const uint8_t *ra = a8.ptr<uint8_t>(y), *rb = b8.ptr<uint8_t>(y);
+        const float *ux = f01.x.ptr<float>(y), *uy = f01.y.ptr<float>(y);
+        const float *wx = f10.x.ptr<float>(y), *wy = f10.y.ptr<float>(y);
+        for (int x = 0; x < a8.cols; x += step) {
+            n++;
+            diff += std::abs(int(ra[x]) - int(rb[x]));
+            const float u = ux[x], v = uy[x];
+            motion += std::sqrt(u * u + v * v);
+            const float bx = float(x) + u, by = float(y) + v;
+            if (inside(b8, bx, by)) { // a → b: residual and consistency
+                res += std::fabs(float(ra[x]) - bilinear<uint8_t>(b8, bx, by));
+                n_res++;
+                const float ub = bilinear<float>(f10.x, bx, by), vb = bilinear<float>(f10.y, bx, by);
+                const float ex = u + ub, ey = v + vb;
+                n_fb++;
+                if (ex * ex + ey * ey > fb_tolerance(u, v, ub, vb)) n_bad++;
+            }
+            const float ax = float(x) + wx[x], ay = float(y) + wy[x];
+            if (inside(a8, ax, ay)) { // b → a: residual only
+                res += std::fabs(float(rb[x]) - bilinear<uint8_t>(a8, ax, ay));
+                n_res++;
+            }
+        }
+    }
+    st.frame_diff = n ? diff / double(n) : 0;
+    st.residual = n_res ? res / double(n_res) : st.frame_diff;
+    st.inconsistent = n_fb ? double(n_bad) / double(n_fb) : 1.0;
+    st.mean_motion = n ? motion / double(n) : 0;
+
+    st.klass = CI_PAIR_OK;
+    if (st.residual > kCutResidual && st.residual > kCutExplained * st.frame_diff)
+        st.klass = CI_PAIR_SCENE_CUT;
+    else if (st.inconsistent > kFailureInconsistent && st.residual > kFailureResidual)
+        st.klass = CI_PAIR_FLOW_FAILURE;
+}
+
+void visibility_map(const Flow &f_ab, const Flow &f_ba, cv::Mat &vis) {
+    const int w = f_ab.x.cols, h = f_ab.x.rows;
+    vis.create(h, w, CV_32FC1);
+    for (int y = 0; y < h; y++) {
+        const float *ux = f_ab.x.ptr<float>(y), *uy = f_ab.y.ptr<float>(y);
+        float *out = vis.ptr<float>(y);
+        for (int x = 0; x < w; x++) {
+            const float u = ux[x], v = uy[x];
+            const float bx = float(x) + u, by = float(y) + v;
+            if (!inside(f_ba.x, bx, by)) { // leaves the frame: no partner in the other frame
+                out[x] = 0.1f;
+                continue;
+            }
+            const float ub = bilinear<float>(f_ba.x, bx, by), vb = bilinear<float>(f_ba.y, bx, by);
+            const float ex = u + ub, ey = v + vb;
+            const float tol = fb_tolerance(u, v, ub, vb);
+            const float excess = std::max(0.f, ex * ex + ey * ey - tol);
+            out[x] = tol / (tol + excess);
+        }
+    }
+}
+
+} // namespace ci

@@ -1,0 +1,93 @@
+// Internal declarations shared by the CInterpolate translation units (not part of the C API).
+#ifndef CINTERPOLATE_INTERNAL_HPP
+#define CINTERPOLATE_INTERNAL_HPP
+
+#include "cinterpolate.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/video/tracking.hpp>
+
+#include <string>
+
+namespace ci {
+
+// Sizes and sample type of one pixel format at one frame size.
+struct Layout {
+    int width = 0, height = 0;   // luma
+    int cwidth = 0, cheight = 0; // chroma (rounded up, as FFmpeg does)
+    bool high_bit_depth = false; // 10-bit samples in uint16_t containers
+    int cv_type = CV_8UC1;       // CV_8UC1 or CV_16UC1
+    bool chroma_half_height = true; // 4:2:0 (true) or 4:2:2 (false)
+
+    int plane_width(int p) const { return p == 0 ? width : cwidth; }
+    int plane_height(int p) const { return p == 0 ? height : cheight; }
+    size_t row_bytes(int p) const { return size_t(plane_width(p)) * (high_bit_depth ? 2 : 1); }
+};
+
+// Returns false and sets `err` for unsupported sizes or formats.
+bool make_layout(int width, int height, ci_pixel_format fmt, Layout &out, std::string &err);
+
+// One frame held by the interpolator: three continuous single-channel planes.
+struct Frame {
+    cv::Mat plane[3];
+};
+
+// A flow field as two float planes (x and y displacement in pixels of its own plane).
+struct Flow {
+    cv::Mat x, y; // CV_32FC1
+};
+
+// --- planes.cpp: moving pixels across the C boundary -------------------------------------
+// Checks a ci_planes (non-NULL pointers, |linesize| >= row bytes).
+bool check_planes(const Layout &lay, const ci_planes *p, std::string &err);
+// Copies caller planes into `dst` (allocating it), row by row (any linesize).
+void copy_in(const Layout &lay, const ci_planes &src, Frame &dst);
+// Copies `src` into caller planes, row by row.
+void copy_out(const Layout &lay, const Frame &src, const ci_planes &dst);
+// True when the caller's planes hold exactly the pixels of `f`.
+bool same_pixels(const Layout &lay, const ci_planes &p, const Frame &f);
+// 8-bit luma for the flow estimator (10-bit is rounded down to 8 bits).
+void luma_to_8bit(const Layout &lay, const cv::Mat &y, cv::Mat &y8);
+
+// --- flow.cpp: DIS optical flow ------------------------------------------------------------
+// Creates a single-threaded-use DIS instance for the preset, its finest scale clamped so the
+// pyramid is valid for small frames.
+cv::Ptr<cv::DISOpticalFlow> make_dis(ci_preset preset, int width, int height);
+// Flow from a8 to b8 (CV_8UC1, continuous). `seed`, when non-empty, starts the search.
+void compute_flow(cv::DISOpticalFlow &dis, const cv::Mat &a8, const cv::Mat &b8, const cv::Mat *seed,
+                  cv::Mat &flow_xy /* CV_32FC2 out */, Flow &out);
+// Luma flow resampled to the chroma plane size, in chroma pixels.
+void flow_to_chroma(const Layout &lay, const Flow &luma, Flow &chroma);
+
+// --- analysis.cpp: consistency, residuals and the cut / failure decision ------------------
+struct PairAnalysis {
+    ci_pair_stats stats{};
+};
+// Measures frame difference, flow-compensated residual and forward-backward consistency on
+// 8-bit luma, and classifies the pair.
+void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &stats);
+// Per-pixel visibility weight in (0, 1] of frame A's pixels from the forward-backward check
+// of f_ab against f_ba (1 = consistent).
+void visibility_map(const Flow &f_ab, const Flow &f_ba, cv::Mat &vis /* CV_32FC1 */);
+
+// --- render.cpp: intermediate flows, warping and blending --------------------------------
+struct RenderScratch {
+    cv::Mat map0x, map0y, map1x, map1y; // backward-warp sample positions (CV_32FC1)
+    cv::Mat w0, w1;                     // warped planes
+    cv::Mat v0, v1;                     // warped visibility (occlusion blend only)
+};
+// Sample positions at fraction t for one plane (flows in that plane's pixels): Super SloMo's
+// intermediate flows F_t→0 and F_t→1 added to the pixel grid.
+void make_maps(const Flow &f01, const Flow &f10, double t, RenderScratch &s);
+// Per-pixel weight of frame 1 from visibility maps (luma resolution, after make_maps):
+// (1-t)·vis0 against t·vis1, both carried along the warps; samples from outside a frame
+// count little.
+void occlusion_weight(const cv::Mat &vis0, const cv::Mat &vis1, double t, RenderScratch &s, cv::Mat &weight1);
+// Backward-warps i0 and i1 with the maps in `s` (bilinear, replicated border) and blends
+// them: (1-t)·i0' + t·i1', or i0' + weight1·(i1' - i0') when weight1 is given.
+void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
+                cv::Mat &out);
+
+} // namespace ci
+
+#endif

@@ -1,0 +1,162 @@
+import Foundation
+
+/// Phase Gradient Heap Integration (Průša & Holighaus, "Phase Vocoder Done Right", 2017), one
+/// frame at a time: gives each bin of a new frame a synthesis phase that continues the previous
+/// frame's in time (instantaneous frequency, trapezoid rule over the output hop) and its
+/// loudest neighbour's in frequency (group delay, stretched by 1/rate and clamped to the
+/// window), visiting bins from the loudest down so that phase flows outward from spectral
+/// peaks. Bins below `tolerance` × the loudest get a random phase.
+struct HeapPhaseIntegrator {
+    /// Quietest bin integrated, relative to the loudest of the two frames.
+    static let tolerance: Float = 1e-5
+    /// Priority buckets per neper of magnitude (≈ 0.1 dB each).
+    static let bucketsPerNeper: Float = 89
+
+    let binCount: Int
+    let fftSize: Int
+    /// Largest group delay placed in a frame, in output frames (half the window).
+    let delayLimit: Float
+    private var queue: BucketQueue
+    private var done: [Bool]
+    /// Group delay of each bin of the new frame in output frames, stretched and clamped.
+    private var delay: [Float]
+    private var random = SplitMix(seed: 0x5107_0C0D)
+
+    init(window: PhaseGradientWindow) {
+        binCount = window.binCount
+        fftSize = window.fftSize
+        delayLimit = Float(window.length / 2)
+        let buckets = Int((-log(Self.tolerance) * Self.bucketsPerNeper).rounded(.up)) + 1
+        queue = BucketQueue(bucketCount: buckets, itemCount: 2 * window.binCount)
+        done = Array(repeating: false, count: window.binCount)
+        delay = Array(repeating: 0, count: window.binCount)
+    }
+
+    mutating func reset() { random = SplitMix(seed: 0x5107_0C0D) }
+
+    /// Radians per bin per frame of delay: phase falls by this much per bin for each frame
+    /// the energy lies after the frame's centre.
+    private var radiansPerBinFrame: Float { 2 * .pi / Float(fftSize) }
+
+    /// Fills `frame.synthesisPhase` from `previous` (already synthesised, or nil for the
+    /// first frame, which keeps its analysis phases).
+    mutating func integrate(_ frame: SpectrumFrame, after previous: SpectrumFrame?) {
+        let n = binCount
+        guard let previous else {
+            frame.synthesisPhase.update(from: frame.phase, count: n)
+            return
+        }
+        let hop = frame.outputPosition - previous.outputPosition
+        if frame.rate == 1, frame.inputPosition - previous.inputPosition == hop {
+            // Rate 1: the analysis phase advance itself, so the input comes out unchanged.
+            for k in 0..<n {
+                frame.synthesisPhase[k] = wrap(previous.synthesisPhase[k] + frame.phase[k] - previous.phase[k])
+            }
+            return
+        }
+        computeDelays(frame)
+        let largest = max(frame.largestMagnitude, previous.largestMagnitude)
+        guard largest > 0 else {
+            for k in 0..<n { frame.synthesisPhase[k] = randomPhase() }
+            return
+        }
+        let floorLog = log(largest * Self.tolerance)
+        func priority(_ logMagnitude: Float) -> Int { Int((logMagnitude - floorLog) * Self.bucketsPerNeper) }
+        // Bins below tolerance: random phase, never a source of integration.
+        var remaining = 0
+        for k in 0..<n {
+            if frame.logMagnitude[k] <= floorLog {
+                done[k] = true
+                frame.synthesisPhase[k] = randomPhase()
+            } else {
+                done[k] = false
+                remaining += 1
+            }
+        }
+        queue.clear()
+        for k in 0..<n where previous.logMagnitude[k] > floorLog {
+            queue.push(k, priority: priority(previous.logMagnitude[k]))
+        }
+        let step = radiansPerBinFrame
+        let binTurn = 2 * Double.pi / Double(fftSize)
+        while remaining > 0 {
+            guard let item = queue.pop() else {
+                // A new island of energy with no past: start it at its analysis phase.
+                var loudest = -1
+                for k in 0..<n where !done[k] && (loudest < 0 || frame.magnitude[k] > frame.magnitude[loudest]) {
+                    loudest = k
+                }
+                done[loudest] = true
+                remaining -= 1
+                frame.synthesisPhase[loudest] = frame.phase[loudest]
+                queue.push(n + loudest, priority: priority(frame.logMagnitude[loudest]))
+                continue
+            }
+            if item < n {
+                // From the previous frame forward in time.
+                let k = item
+                guard !done[k] else { continue }
+                done[k] = true
+                remaining -= 1
+                // Centre-frequency turn over the hop, exact in integers, plus the deviations.
+                let centreTurn = Float(binTurn * Double((k * hop) % fftSize))
+                let advance = centreTurn + Float(hop) * 0.5 * (previous.deviation[k] + frame.deviation[k])
+                frame.synthesisPhase[k] = wrap(previous.synthesisPhase[k] + advance)
+                queue.push(n + k, priority: priority(frame.logMagnitude[k]))
+            } else {
+                // Within the new frame, outward in frequency.
+                let k = item - n
+                if k + 1 < n && !done[k + 1] {
+                    done[k + 1] = true
+                    remaining -= 1
+                    frame.synthesisPhase[k + 1] = wrap(frame.synthesisPhase[k] - step * 0.5 * (delay[k] + delay[k + 1]))
+                    queue.push(n + k + 1, priority: priority(frame.logMagnitude[k + 1]))
+                }
+                if k > 0 && !done[k - 1] {
+                    done[k - 1] = true
+                    remaining -= 1
+                    frame.synthesisPhase[k - 1] = wrap(frame.synthesisPhase[k] + step * 0.5 * (delay[k] + delay[k - 1]))
+                    queue.push(n + k - 1, priority: priority(frame.logMagnitude[k - 1]))
+                }
+            }
+        }
+    }
+
+    /// The group delay of every bin (from the analysis phase across neighbouring bins), in
+    /// output frames: the input delay stretched by 1/rate, clamped to half the window.
+    private mutating func computeDelays(_ frame: SpectrumFrame) {
+        let n = binCount
+        let toFrames = Float(fftSize) / (4 * .pi) / Float(frame.rate)
+        let limit = delayLimit
+        let phase = frame.phase
+        for k in 0..<n {
+            let lo = max(k - 1, 0), hi = min(k + 1, n - 1)
+            let span = Float(hi - lo) / 2
+            let d = -wrap(phase[hi] - phase[lo]) * toFrames / span
+            delay[k] = min(max(d, -limit), limit)
+        }
+    }
+
+    private mutating func randomPhase() -> Float {
+        Float(Double(random.next() >> 11) / Double(1 << 53) * 2 * .pi - .pi)
+    }
+}
+
+/// `x` wrapped into −π … π.
+@inline(__always)
+func wrap(_ x: Float) -> Float {
+    x - 2 * .pi * (x / (2 * .pi)).rounded()
+}
+
+/// Deterministic SplitMix64 generator (the same phases for the same input, on every thread).
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+
+/// slomo's own spectral time stretcher: a phase vocoder whose synthesis phases come from
+/// phase-gradient heap integration (`HeapPhaseIntegrator`), with a Gaussian window
+/// (`PhaseGradientWindow`) and FFTW transforms.
+///
+/// Frames are placed on the output at `baseHop` apart for slow-downs (`baseHop`·rate apart
+/// on the input for speed-ups) and each reads the input where the time map puts it: the map
+/// is kept as exact segments (input frame where a rate starts, output position there, rate),
+/// so no position is accumulated frame by frame. Output frame 0 is input frame 0 (no start
+/// delay). The overlap-add is normalised by the summed squared window, which makes any
+/// sequence of hops, and a rate of 1, reconstruct exactly.
+///
+/// Channels share one synthesis phase, integrated on their sum; each channel keeps its own
+/// analysis phase offset to that sum, so inter-channel delays and phases survive.
+final class PhaseGradientEngine: StretchEngine {
+    let channelCount: Int
+    let startDelay = 0
+    private let window: PhaseGradientWindow
+    private let fft: RealFFT
+    private var integrator: HeapPhaseIntegrator
+
+    /// Where each rate starts: the first input frame it applies to, and that frame's output
+    /// position.
+    private struct Segment {
+        var inputStart: Int
+        var outputStart: Double
+        var rate: Double
+    }
+    private var segments: [Segment] = []
+    private var rate: Double
+
+    // Input: samples `inputBase ..< pushed` are held; outside them the input is silent.
+    private var input: [[Float]]
+    private var inputBase = 0
+    private var pushed = 0
+    private var ended = false
+
+    // Frames: `previous` is synthesised, `current` waits for `next` (its instantaneous
+    // frequency is a centred difference).
+    private var previous: SpectrumFrame?
+    private var current: SpectrumFrame?
+    private var spare: [SpectrumFrame] = []
+    /// Output position of the next frame to analyse.
+    private var nextOutputPosition = 0
+
+    // Output: the overlap-add accumulators for output frames `outputBase ..< outputBase + count`.
+    private var accumulator: [[Float]]
+    private var normaliser: [Float] = []
+    private var outputBase = 0
+
+    init(sampleRate: Int, channelCount: Int, rate: Double) {
+        self.channelCount = channelCount
+        self.rate = rate
+        window = PhaseGradientWindow(sampleRate: sampleRate)
+        fft = RealFFT(size: window.fftSize)
+        integrator = HeapPhaseIntegrator(window: window)
+        input = Array(repeating: [], count: channelCount)
+        accumulator = Array(repeating: [], count: channelCount)
+        reset()
+    }
+
+    func reset() {
+        segments = [Segment(inputStart: 0, outputStart: 0, rate: rate)]
+        for c in 0..<channelCount {
+            input[c].removeAll(keepingCapacity: true)
+            accumulator[c].removeAll(keepingCapacity: true)
+        }
+        normaliser.removeAll(keepingCapacity: true)
+        inputBase = 0
+        pushed = 0
+        ended = false
+        for f in [previous, current].compactMap({ $0 }) { spare.append(f) }
+        previous = nil
+        current = nil
+        integrator.reset()
+        // The first frame whose window reaches output frame 0 from before it.
+        nextOutputPosition = -window.length / 2 + hop(at: rate)
+        outputBase = nextOutputPosition - window.length / 2
+    }
+
+    func setRate(_ newRate: Double) {
+        guard newRate != rate else { return }
+        rate = newRate
+        let last = segments[segments.count - 1]
+        if last.inputStart == pushed {
+            segments[segments.count - 1].rate = newRate
+        } else {
+            segments.append(Segment(inputStart: pushed,
+                                    outputStart: last.outputStart + Double(pushed - last.inputStart) / last.rate,
+                                    rate: newRate))
+        }
+    }
+
+    /// Output frames between frames placed at `rate`.
+    private func hop(at rate: Double) -> Int {
+        max(1, Int((Double(window.baseHop) / max(rate, 1)).rounded()))
+    }
+
+    /// The segment of the map that output position `q` falls in, and `q`'s input frame.
+    private func inputPosition(ofOutput q: Int) -> (Int, Double) {
+        var i = segments.count - 1
+        while i > 0 && segments[i].outputStart > Double(q) { i -= 1 }
+        let s = segments[i]
+        let p = Double(s.inputStart) + (Double(q) - s.outputStart) * s.rate
+        return (Int(p.rounded()), s.rate)
+    }
+
+    /// Output position of the end of the input pushed so far.
+    private var outputEnd: Double {
+        let s = segments[segments.count - 1]
+        return s.outputStart + Double(pushed - s.inputStart) / s.rate
+    }
+
+    func push(_ buffer: AudioBuffer, into output: inout PlanarFIFO) {
+        for c in 0..<channelCount { input[c].append(contentsOf: buffer.channels[c]) }
+        pushed += buffer.frameCount
+        advance(into: &output)
+    }
+
+    func finish(into output: inout PlanarFIFO) {
+        ended = true
+        advance(into: &output)
+    }
+
+    /// Analyses and synthesises every frame the input allows, then delivers what is final.
+    private func advance(into output: inout PlanarFIFO) {
+        let half = window.length / 2
+        let lastNeeded = Int(outputEnd.rounded(.up)) + 1
+        while true {
+            let q = nextOutputPosition
+            if ended && q - half > lastNeeded { break }
+            let (p, frameRate) = inputPosition(ofOutput: q)
+            if !ended && p + half > pushed { break }
+            let frame = spare.popLast() ?? SpectrumFrame(binCount: window.binCount, channelCount: channelCount)
+            frame.inputPosition = p
+            frame.outputPosition = q
+            frame.rate = frameRate
+            analyse(frame)
+            nextOutputPosition = q + hop(at: frameRate)
+            if let current {
+                estimateDeviation(current, before: previous, after: frame)
+                integrator.integrate(current, after: previous)
+                synthesise(current)
+                if let previous { spare.append(previous) }
+                previous = current
+            }
+            current = frame
+            discardInput(before: p - half)
+        }
+        // Output before the window of the frame waiting for synthesis is complete.
+        let complete = ended ? lastNeeded : (current?.outputPosition ?? nextOutputPosition) - half
+        deliver(upTo: complete, into: &output)
+    }
+
+    /// Windowed, zero-phase spectra of every channel around `frame.inputPosition`, their sum,
+    /// and its magnitude and phase.
+    private func analyse(_ frame: SpectrumFrame) {
+        let n = window.length, half = n / 2, m = window.fftSize, bins = window.binCount
+        let start = frame.inputPosition - half
+        for c in 0..<channelCount {
+            let time = fft.time
+            time.update(repeating: 0, count: m)
+            input[c].withUnsafeBufferPointer { x in
+                window.values.withUnsafeBufferPointer { g in
+                    let lo = max(0, inputBase - start), hi = min(n, pushed - start)
+                    guard lo < hi else { return }
+                    for i in lo..<hi {
+                        // Sample i of the window sits at time i − half from its centre.
+                        let t = i - half
+                        time[t < 0 ? t + m : t] = x[start + i - inputBase] * g[i]
+                    }
+                }
+            }
+            fft.forward()
+            frame.spectrum(c).update(from: fft.spectrum, count: 2 * bins)
+        }
+        let ref = frame.reference
+        if channelCount > 1 {
+            ref.update(from: frame.spectrum(0), count: 2 * bins)
+            for c in 1..<channelCount {
+                let s = frame.spectrum(c)
+                for i in 0..<(2 * bins) { ref[i] += s[i] }
+            }
+        }
+        var largest: Float = 0
+        for k in 0..<bins {
+            let re = ref[2 * k], im = ref[2 * k + 1]
+            let mag = (re * re + im * im).squareRoot()
+            frame.magnitude[k] = mag
+            frame.logMagnitude[k] = mag > 0 ? log(mag) : -.infinity
+            frame.phase[k] = atan2(im, re)
+            largest = max(largest, mag)
+        }
+        frame.largestMagnitude = largest
+    }
+
+    /// Instantaneous frequency of `frame`'s bins, less each bin's centre, as the mean of the
+    /// phase advances to its neighbours in time (centred; one side at the ends).
+    private func estimateDeviation(_ frame: SpectrumFrame, before: SpectrumFrame?, after: SpectrumFrame) {
+        let m = window.fftSize, bins = window.binCount
+        let turn = 2 * Double.pi / Double(m)
+        func deviation(from a: SpectrumFrame, to b: SpectrumFrame, bin k: Int) -> Float? {
+            let dp = b.inputPosition - a.inputPosition
+            guard dp != 0 else { return nil }
+            // The centre frequency's advance over dp frames, reduced exactly in integers.
+            let centre = Float(turn * Double(((k * dp) % m + m) % m))
+            return wrap(b.phase[k] - a.phase[k] - centre) / Float(dp)
+        }
+        for k in 0..<bins {
+            let forward = deviation(from: frame, to: after, bin: k)
+            let backward = before.flatMap { deviation(from: $0, to: frame, bin: k) }
+            switch (backward, forward) {
+            case let (b?, f?): frame.deviation[k] = 0.5 * (b + f)
+            case let (b?, nil): frame.deviation[k] = b
+            case let (nil, f?): frame.deviation[k] = f
+            case (nil, nil): frame.deviation[k] = 0
+            }
+        }
+    }
+
+    /// Each channel's spectrum turned to the frame's synthesis phase (keeping its offset to the
+    /// reference), transformed back, windowed and added at the frame's output position.
+    private func synthesise(_ frame: SpectrumFrame) {
+        let n = window.length, half = n / 2, m = window.fftSize, bins = window.binCount
+        let first = frame.outputPosition - half
+        let needed = first + n - outputBase
+        if normaliser.count < needed {
+            let extra = needed - normaliser.count
+            normaliser.append(contentsOf: repeatElement(0, count: extra))
+            for c in 0..<channelCount { accumulator[c].append(contentsOf: repeatElement(0, count: extra)) }
+        }
+        let offset = first - outputBase
+        let scale = 1 / Float(m)
+        for c in 0..<channelCount {
+            let x = frame.spectrum(c), y = fft.spectrum
+            for k in 0..<bins {
+                // Rotation from the reference's analysis phase to its synthesis phase.
+                let turn = frame.synthesisPhase[k] - frame.phase[k]
+                let cs = cos(turn), sn = sin(turn)
+                let re = x[2 * k], im = x[2 * k + 1]
+                y[2 * k] = re * cs - im * sn
+                y[2 * k + 1] = re * sn + im * cs
+            }
+            fft.inverse()
+            let time = fft.time
+            accumulator[c].withUnsafeMutableBufferPointer { acc in
+                window.values.withUnsafeBufferPointer { g in
+                    for i in 0..<n {
+                        let t = i - half
+                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i]
+                    }
+                }
+            }
+        }
+        normaliser.withUnsafeMutableBufferPointer { w in
+            window.squares.withUnsafeBufferPointer { g2 in
+                for i in 0..<n { w[offset + i] += g2[i] }
+            }
+        }
+    }
+
+    /// Appends output frames `max(0, outputBase) ..< end` to `output`, normalised, and forgets them.
+    private func deliver(upTo end: Int, into output: inout PlanarFIFO) {
+        let from = max(0, outputBase)
+        let count = min(end, outputBase + normaliser.count) - from
+        guard count > 0 else { return }
+        let skip = from - outputBase
+        var planar = [[Float]]()
+        planar.reserveCapacity(channelCount)
+        for c in 0..<channelCount {
+            planar.append((0..<count).map { i in
+                let w = normaliser[skip + i]
+                return w > 1e-9 ? accumulator[c][skip + i] / w : 0
+            })
+            accumulator[c].removeFirst(skip + count)
+        }
+        normaliser.removeFirst(skip + count)
+        outputBase = from + count
+        output.append(AudioBuffer(planar: planar))
+    }
+
+    /// Forgets input before `position` once enough of it has piled up.
+    private func discardInput(before position: Int) {
+        let k = position - inputBase
+        guard k > 1 << 16 else { return }
+        for c in 0..<channelCount { input[c].removeFirst(k) }
+        inputBase = position
+    }
+}

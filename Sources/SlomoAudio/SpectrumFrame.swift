@@ -1,0 +1,46 @@
+/// One analysis frame of the phase-gradient engine: every channel's spectrum of the input
+/// around input frame `inputPosition`, the reference spectrum's magnitude and phase (the
+/// channels' sum: phase is integrated once, on it), and what synthesis derives for the frame
+/// placed at output frame `outputPosition`. Buffers are allocated once and reused.
+final class SpectrumFrame {
+    let binCount: Int
+    let channelCount: Int
+    var inputPosition = 0
+    var outputPosition = 0
+    /// Input frames per output frame where this frame was placed (the map's rate there).
+    var rate = 1.0
+    /// Channel c's spectrum at `spectra + 2·binCount·c` (interleaved re, im).
+    let spectra: UnsafeMutablePointer<Float>
+    /// The reference spectrum (the channels' sum; channel 0's spectrum for mono).
+    let reference: UnsafeMutablePointer<Float>
+    let magnitude: UnsafeMutablePointer<Float>
+    /// Natural log of `magnitude` (the integration order).
+    let logMagnitude: UnsafeMutablePointer<Float>
+    /// The reference's analysis phase.
+    let phase: UnsafeMutablePointer<Float>
+    /// Instantaneous frequency less the bin's centre frequency, in radians per input frame.
+    let deviation: UnsafeMutablePointer<Float>
+    /// The synthesis phase given to each bin.
+    let synthesisPhase: UnsafeMutablePointer<Float>
+    var largestMagnitude: Float = 0
+
+    init(binCount: Int, channelCount: Int) {
+        self.binCount = binCount
+        self.channelCount = channelCount
+        spectra = .allocate(capacity: 2 * binCount * channelCount)
+        reference = channelCount == 1 ? spectra : .allocate(capacity: 2 * binCount)
+        magnitude = .allocate(capacity: binCount)
+        logMagnitude = .allocate(capacity: binCount)
+        phase = .allocate(capacity: binCount)
+        deviation = .allocate(capacity: binCount)
+        synthesisPhase = .allocate(capacity: binCount)
+        deviation.initialize(repeating: 0, count: binCount)
+    }
+
+    deinit {
+        if reference != spectra { reference.deallocate() }
+        for p in [spectra, magnitude, logMagnitude, phase, deviation, synthesisPhase] { p.deallocate() }
+    }
+
+    func spectrum(_ channel: Int) -> UnsafeMutablePointer<Float> { spectra + 2 * binCount * channel }
+}
