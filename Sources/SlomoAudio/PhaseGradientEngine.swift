@@ -19,6 +19,14 @@ final class PhaseGradientEngine: StretchEngine {
     private let window: PhaseGradientWindow
     private let fft: RealFFT
     private var integrator: HeapPhaseIntegrator
+    private var onsets: OnsetDetector
+    /// Below this rate, frames after a sustained onset hold their magnitude (see `place`).
+    static let onsetHoldRate = 0.2
+    /// Frames between a held frame and the extra analysis that measures its frequencies.
+    static let probeHop = 16
+    /// How far after an onset a held frame is centred: its window then barely reaches back
+    /// across the onset (2σ).
+    private let holdDistance: Int
 
     /// Where each rate starts: the first input frame it applies to, and that frame's output
     /// position.
@@ -28,6 +36,8 @@ final class PhaseGradientEngine: StretchEngine {
         var rate: Double
     }
     private var segments: [Segment] = []
+    /// The first onset that frames may still be placed after.
+    private var onsetIndex = 0
     private var rate: Double
 
     // Input: samples `inputBase ..< pushed` are held; outside them the input is silent.
@@ -55,6 +65,8 @@ final class PhaseGradientEngine: StretchEngine {
         window = PhaseGradientWindow(sampleRate: sampleRate)
         fft = RealFFT(size: window.fftSize)
         integrator = HeapPhaseIntegrator(window: window)
+        holdDistance = Int(0.24 * Double(window.length))
+        onsets = OnsetDetector(sampleRate: sampleRate, sustain: holdDistance + window.length / 8)
         input = Array(repeating: [], count: channelCount)
         accumulator = Array(repeating: [], count: channelCount)
         reset()
@@ -74,6 +86,8 @@ final class PhaseGradientEngine: StretchEngine {
         previous = nil
         current = nil
         integrator.reset()
+        onsets.reset()
+        onsetIndex = 0
         // The first frame whose window reaches output frame 0 from before it.
         nextOutputPosition = -window.length / 2 + hop(at: rate)
         outputBase = nextOutputPosition - window.length / 2
@@ -106,20 +120,61 @@ final class PhaseGradientEngine: StretchEngine {
         return (Int(p.rounded()), s.rate)
     }
 
+    /// Output position of input frame `p` (a frame already pushed, or the end).
+    private func outputPosition(ofInput p: Int) -> Double {
+        var i = segments.count - 1
+        while i > 0 && segments[i].inputStart > p { i -= 1 }
+        let s = segments[i]
+        return s.outputStart + Double(p - s.inputStart) / s.rate
+    }
+
     /// Output position of the end of the input pushed so far.
-    private var outputEnd: Double {
-        let s = segments[segments.count - 1]
-        return s.outputStart + Double(pushed - s.inputStart) / s.rate
+    private var outputEnd: Double { outputPosition(ofInput: pushed) }
+
+    /// Where the frame at output position `q` reads the input, and the rate that stretches
+    /// its group delays (the map's rate there; 1 for held frames).
+    ///
+    /// At rates below `onsetHoldRate`, frames near a sustained onset (while the map is within
+    /// `holdDistance` of it) read the input `holdDistance` before the onset if they lie before
+    /// its mapped time, and `holdDistance` after it if they lie after: their windows never
+    /// straddle the onset, so the attack becomes a crossfade of one window's width at its
+    /// mapped time, instead of a swell of 2σ / rate as frames slide slowly across it.
+    private func place(_ q: Int) -> (position: Int, rate: Double) {
+        let (p, rate) = inputPosition(ofOutput: q)
+        guard rate < Self.onsetHoldRate else { return (p, rate) }
+        let found = onsets.onsets
+        while onsetIndex < found.count && found[onsetIndex] + holdDistance <= p { onsetIndex += 1 }
+        guard onsetIndex < found.count, p > found[onsetIndex] - holdDistance else { return (p, rate) }
+        let onset = found[onsetIndex]
+        // A held frame stands still on the input: its group delays are not stretched.
+        return (q >= switchPoint(onset) ? onset + holdDistance : onset - holdDistance, 1)
+    }
+
+    /// The output position where frames switch from before an onset to after it (a frame is
+    /// placed exactly there, so the switch does not move with the frame grid).
+    private func switchPoint(_ onset: Int) -> Int {
+        Int(outputPosition(ofInput: onset).rounded())
+    }
+
+    /// The output position of the frame after the one at `q`: one hop on, or the next
+    /// onset's switch point when that comes first.
+    private func nextFrame(after q: Int, rate: Double) -> Int {
+        let next = q + hop(at: rate)
+        guard onsetIndex < onsets.onsets.count, inputPosition(ofOutput: q).1 < Self.onsetHoldRate else { return next }
+        let s = switchPoint(onsets.onsets[onsetIndex])
+        return s > q && s < next ? s : next
     }
 
     func push(_ buffer: AudioBuffer, into output: inout PlanarFIFO) {
         for c in 0..<channelCount { input[c].append(contentsOf: buffer.channels[c]) }
         pushed += buffer.frameCount
+        onsets.consume(buffer, sample: summedSample)
         advance(into: &output)
     }
 
     func finish(into output: inout PlanarFIFO) {
         ended = true
+        onsets.finish(sample: summedSample)
         advance(into: &output)
     }
 
@@ -130,14 +185,14 @@ final class PhaseGradientEngine: StretchEngine {
         while true {
             let q = nextOutputPosition
             if ended && q - half > lastNeeded { break }
-            let (p, frameRate) = inputPosition(ofOutput: q)
-            if !ended && p + half > pushed { break }
+            let (p, frameRate) = place(q)
+            if !ended && p + half + Self.probeHop > pushed { break }
             let frame = spare.popLast() ?? SpectrumFrame(binCount: window.binCount, channelCount: channelCount)
             frame.inputPosition = p
             frame.outputPosition = q
             frame.rate = frameRate
             analyse(frame)
-            nextOutputPosition = q + hop(at: frameRate)
+            nextOutputPosition = nextFrame(after: q, rate: frameRate)
             if let current {
                 estimateDeviation(current, before: previous, after: frame)
                 integrator.integrate(current, after: previous)
@@ -195,27 +250,57 @@ final class PhaseGradientEngine: StretchEngine {
         frame.largestMagnitude = largest
     }
 
-    /// Instantaneous frequency of `frame`'s bins, less each bin's centre, as the mean of the
-    /// phase advances to its neighbours in time (centred; one side at the ends).
+    /// Instantaneous frequency of `frame`'s bins, less each bin's centre: the mean of the phase
+    /// advances to its neighbours in time (centred; one side where the other is missing or
+    /// more than two hops away). A frame that repeats its predecessor's input keeps its
+    /// estimate; one with no near neighbour (the first frame held after an onset) reads it
+    /// against a second analysis a few frames later.
     private func estimateDeviation(_ frame: SpectrumFrame, before: SpectrumFrame?, after: SpectrumFrame) {
         let m = window.fftSize, bins = window.binCount
         let turn = 2 * Double.pi / Double(m)
-        func deviation(from a: SpectrumFrame, to b: SpectrumFrame, bin k: Int) -> Float? {
+        let farthest = 2 * window.baseHop
+        func advance(from a: SpectrumFrame?, to b: SpectrumFrame?) -> Int? {
+            guard let a, let b else { return nil }
             let dp = b.inputPosition - a.inputPosition
-            guard dp != 0 else { return nil }
+            return dp > 0 && dp <= farthest ? dp : nil
+        }
+        let backwardHop = advance(from: before, to: frame), forwardHop = advance(from: frame, to: after)
+        if backwardHop == nil && forwardHop == nil {
+            if let before, before.inputPosition == frame.inputPosition {
+                frame.deviation.update(from: before.deviation, count: bins)
+            } else {
+                deviationFromProbe(frame)
+            }
+            return
+        }
+        func deviation(from a: SpectrumFrame, to b: SpectrumFrame, hop dp: Int, bin k: Int) -> Float {
             // The centre frequency's advance over dp frames, reduced exactly in integers.
-            let centre = Float(turn * Double(((k * dp) % m + m) % m))
+            let centre = Float(turn * Double((k * dp) % m))
             return wrap(b.phase[k] - a.phase[k] - centre) / Float(dp)
         }
         for k in 0..<bins {
-            let forward = deviation(from: frame, to: after, bin: k)
-            let backward = before.flatMap { deviation(from: $0, to: frame, bin: k) }
-            switch (backward, forward) {
-            case let (b?, f?): frame.deviation[k] = 0.5 * (b + f)
-            case let (b?, nil): frame.deviation[k] = b
-            case let (nil, f?): frame.deviation[k] = f
-            case (nil, nil): frame.deviation[k] = 0
+            switch (backwardHop, forwardHop) {
+            case let (b?, f?):
+                frame.deviation[k] = 0.5 * (deviation(from: before!, to: frame, hop: b, bin: k)
+                    + deviation(from: frame, to: after, hop: f, bin: k))
+            case let (b?, nil): frame.deviation[k] = deviation(from: before!, to: frame, hop: b, bin: k)
+            case let (nil, f?): frame.deviation[k] = deviation(from: frame, to: after, hop: f, bin: k)
+            case (nil, nil): break
             }
+        }
+    }
+
+    /// The deviation measured against a second analysis `probeHop` frames later.
+    private func deviationFromProbe(_ frame: SpectrumFrame) {
+        let probe = spare.popLast() ?? SpectrumFrame(binCount: window.binCount, channelCount: channelCount)
+        defer { spare.append(probe) }
+        probe.inputPosition = frame.inputPosition + Self.probeHop
+        analyse(probe)
+        let m = window.fftSize
+        let turn = 2 * Double.pi / Double(m)
+        for k in 0..<window.binCount {
+            let centre = Float(turn * Double((k * Self.probeHop) % m))
+            frame.deviation[k] = wrap(probe.phase[k] - frame.phase[k] - centre) / Float(Self.probeHop)
         }
     }
 
@@ -278,6 +363,14 @@ final class PhaseGradientEngine: StretchEngine {
         normaliser.removeFirst(skip + count)
         outputBase = from + count
         output.append(AudioBuffer(planar: planar))
+    }
+
+    /// The channels' sum at absolute input frame `i` (silence outside the input held).
+    private func summedSample(_ i: Int) -> Float {
+        guard i >= inputBase && i < pushed else { return 0 }
+        var s: Float = 0
+        for c in 0..<channelCount { s += input[c][i - inputBase] }
+        return s
     }
 
     /// Forgets input before `position` once enough of it has piled up.

@@ -275,3 +275,41 @@ enum Signals {
         Int((Double(n) / rate).rounded(.toNearestOrAwayFromZero))
     }
 }
+
+extension Signals {
+    /// A `seconds`-long burst of a `frequency` Hz sine at `amplitude`, starting abruptly at
+    /// frame `start`, in `frames` frames of the noise floor.
+    static func burst(_ frequency: Double, at start: Int, seconds: Double, frames: Int,
+                      sampleRate: Int = 48000, amplitude: Double = 0.5) -> AudioBuffer {
+        var x = noise(frames: frames, seed: 4)
+        let n = Int(seconds * Double(sampleRate))
+        let w = 2 * Double.pi * frequency / Double(sampleRate)
+        for i in 0..<n where start + i < frames { x[start + i] += Float(amplitude * sin(w * Double(i))) }
+        return AudioBuffer(planar: [x])
+    }
+
+    /// RMS envelope over `window` frames (a running window ending at each frame).
+    static func envelope(_ x: [Float], window: Int) -> [Double] {
+        var env = [Double](repeating: 0, count: x.count)
+        var acc = 0.0
+        for i in 0..<x.count {
+            acc += Double(x[i]) * Double(x[i])
+            if i >= window { acc -= Double(x[i - window]) * Double(x[i - window]) }
+            env[i] = (max(acc, 0) / Double(window)).squareRoot()
+        }
+        return env
+    }
+
+    /// First frame where the 1 ms RMS envelope (centred) reaches half its largest value.
+    static func onset(_ x: [Float], sampleRate: Int = 48000) -> Double? {
+        let w = sampleRate / 1000
+        let env = envelope(x, window: w)
+        guard let peak = env.max(), peak > 0, let i = env.firstIndex(where: { $0 >= 0.5 * peak }) else { return nil }
+        return Double(i) - Double(w) / 2
+    }
+
+    /// Largest 10 ms RMS level, in dBFS.
+    static func peakLevel(_ x: [Float], sampleRate: Int = 48000) -> Double {
+        20 * log10(envelope(x, window: sampleRate / 100).max() ?? 0)
+    }
+}
