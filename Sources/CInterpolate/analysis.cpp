@@ -38,9 +38,10 @@ constexpr double kFailureResidual = 10.0;
 
 void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &st) {
     const int step = 2; // a 1-in-4 sample grid is plenty for frame-level statistics
-    // The residual ignores a global brightness change (fades, exposure steps): those are not
-    // cuts, and the (1-t)/t blend of the warped frames reproduces them.
-    const float offset = float(cv::mean(a8)[0] - cv::mean(b8)[0]);
+    // The residual ignores a global brightness gain (fades, exposure steps): those are not
+    // cuts, and the (1-t)/t blend of the warped frames reproduces them. Measured in b's units.
+    const double mean_a = cv::mean(a8)[0], mean_b = cv::mean(b8)[0];
+    const float gain = float(std::min(4.0, std::max(0.25, (mean_b + 1.0) / (mean_a + 1.0))));
     double diff = 0, res = 0, motion = 0;
     long n = 0, n_res = 0, n_fb = 0, n_bad = 0;
     for (int y = 0; y < a8.rows; y += step) {
@@ -54,7 +55,7 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
             motion += std::sqrt(u * u + v * v);
             const float bx = float(x) + u, by = float(y) + v;
             if (inside(b8, bx, by)) { // a → b: residual and consistency
-                res += std::fabs(float(ra[x]) - bilinear<uint8_t>(b8, bx, by) - offset);
+                res += std::fabs(gain * float(ra[x]) - bilinear<uint8_t>(b8, bx, by));
                 n_res++;
                 const float ub = bilinear<float>(f10.x, bx, by), vb = bilinear<float>(f10.y, bx, by);
                 const float ex = u + ub, ey = v + vb;
@@ -63,7 +64,7 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
             }
             const float ax = float(x) + wx[x], ay = float(y) + wy[x];
             if (inside(a8, ax, ay)) { // b → a: residual only
-                res += std::fabs(float(rb[x]) - bilinear<uint8_t>(a8, ax, ay) + offset);
+                res += std::fabs(float(rb[x]) - gain * bilinear<uint8_t>(a8, ax, ay));
                 n_res++;
             }
         }

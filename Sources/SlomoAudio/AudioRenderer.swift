@@ -56,6 +56,8 @@ public final class AudioRenderer {
     public private(set) var deliveredFrames = 0
     /// How many pieces of split segments render at the same time.
     public let parallelism: Int
+    /// The engine of spectral segments.
+    public let spectralEngine: SpectralEngine
     /// How far (frames) a piece may be shifted to align with the previous one: 5 ms.
     let maximumAlignmentShift: Int
 
@@ -87,16 +89,18 @@ public final class AudioRenderer {
     ///   - map: the time map; source time `t` is source frame `round((t − sourceTimeOfFrameZero)·sr)`.
     ///   - source: the source track.
     ///   - algorithm: used for segments whose `audio` is nil.
+    ///   - spectralEngine: the engine of spectral segments (default: slomo's phase-gradient engine).
     ///   - crossfade: seconds of crossfade at joins (default 10 ms).
     ///   - parallelism: pieces rendered at the same time (default: the active processor count).
     /// - Throws: `AudioError` when a segment's rate is outside its algorithm's range.
     public init(map: TimeMap, source: any AudioSampleSource, sampleRate: Int,
-                algorithm: TimePitchAlgorithm = .spectral, sourceTimeOfFrameZero: MediaTime = .zero,
-                crossfade: Double = 0.010,
+                algorithm: TimePitchAlgorithm = .spectral, spectralEngine: SpectralEngine = .defaultEngine,
+                sourceTimeOfFrameZero: MediaTime = .zero, crossfade: Double = 0.010,
                 parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
         try checkFormat(sampleRate: sampleRate, channelCount: source.channelCount)
         self.sampleRate = sampleRate
         self.parallelism = max(1, parallelism)
+        self.spectralEngine = spectralEngine
         leftovers = SegmentLeftovers(capacity: self.parallelism + 2)
         maximumAlignmentShift = sampleRate / 200
         self.channelCount = source.channelCount
@@ -145,9 +149,11 @@ public final class AudioRenderer {
     /// Renders an in-memory track through `map` in one call.
     public static func render(_ track: AudioBuffer, sampleRate: Int, through map: TimeMap,
                               algorithm: TimePitchAlgorithm = .spectral,
+                              spectralEngine: SpectralEngine = .defaultEngine,
                               sourceTimeOfFrameZero: MediaTime = .zero) throws -> AudioBuffer {
         let r = try AudioRenderer(map: map, source: InMemoryAudioSource(track), sampleRate: sampleRate,
-                                  algorithm: algorithm, sourceTimeOfFrameZero: sourceTimeOfFrameZero)
+                                  algorithm: algorithm, spectralEngine: spectralEngine,
+                                  sourceTimeOfFrameZero: sourceTimeOfFrameZero)
         return try r.renderAll()
     }
 

@@ -375,9 +375,9 @@ final class PhaseGradientEngine: StretchEngine {
 
     /// Forgets input before `position` once enough of it has piled up.
     private func discardInput(before position: Int) {
-        let k = position - inputBase
+        let k = min(position, pushed) - inputBase
         guard k > 1 << 16 else { return }
         for c in 0..<channelCount { input[c].removeFirst(k) }
-        inputBase = position
+        inputBase += k
     }
 }

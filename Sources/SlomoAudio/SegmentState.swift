@@ -1,3 +1,5 @@
+import SlomoCore
+
 /// Rendering state of one `AudioRenderer.SegmentPlan`: the copied source, or a processor fed
 /// from a pre-roll before the segment, with the crossfades at its joins.
 ///
@@ -28,6 +30,7 @@ final class SegmentState {
     /// segment fades from, and the alignment margin on both sides.
     let framesNeeded: Int
     private let sampleRate: Int
+    private let spectralEngine: SpectralEngine
     /// The source frame past which the processor is finished (far past the segment's end).
     private let lastFeed: Int
 
@@ -40,6 +43,7 @@ final class SegmentState {
         fadeOut = renderer.fadeOut(index)
         fifo = renderer.leftovers.fifo(channelCount: renderer.channelCount)
         sampleRate = renderer.sampleRate
+        spectralEngine = renderer.spectralEngine
         lastFeed = plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: sampleRate) / 2
         let tail = renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0
         guard let alg = plan.algorithm else {
@@ -76,7 +80,8 @@ final class SegmentState {
             return p
         }
         return try alg.makeEngineProcessor(rate: rate, sampleRate: renderer.sampleRate,
-                                           channelCount: renderer.channelCount)
+                                           channelCount: renderer.channelCount,
+                                           spectralEngine: renderer.spectralEngine)
     }
 
     private func setRate(_ rate: Double) throws {
@@ -89,12 +94,13 @@ final class SegmentState {
     /// map wants it. libsamplerate glides to the new ratio across the block (read at the
     /// block's end, less its filter delay of about 24 frames); Rubber Band R3 applies a
     /// new ratio to audio about 2000 frames (at 48 kHz) behind the input it is given (read
-    /// that far back); SoundTouch and the splicer apply it about where it is given (read
-    /// mid-block). Measured with click trains through ramps (see RendererTests).
+    /// that far back); the phase-gradient engine (exactly at the block's first frame),
+    /// SoundTouch and the splicer apply it about where it is given (read mid-block).
+    /// Measured with click trains through ramps (see RendererTests).
     private func scheduleOffset(block: Int) -> Int {
         switch plan.algorithm {
         case .varispeed: return block - 24 * sampleRate / 48000
-        case .spectral: return block / 2 - 2000 * sampleRate / 48000
+        case .spectral where spectralEngine == .rubberBand: return block / 2 - 2000 * sampleRate / 48000
         default: return block / 2
         }
     }

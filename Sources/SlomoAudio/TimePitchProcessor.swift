@@ -12,8 +12,8 @@ import SlomoCore
 /// until the rate first changes; the engine keeps running behind it so the change is seamless.
 ///
 /// **Offline**: `stretch(_:)` renders a whole buffer at the current rate to exactly
-/// `round(N / rate)` frames (the spectral processor then uses Rubber Band's offline mode,
-/// which studies the whole input first).
+/// `round(N / rate)` frames (the spectral processor's Rubber Band engine then uses its
+/// offline mode, which studies the whole input first).
 ///
 /// Processors own C state, are not `Sendable`, and must be used from one task at a time.
 public protocol TimePitchProcessor: AnyObject {
@@ -47,20 +47,23 @@ public protocol TimePitchProcessor: AnyObject {
 }
 
 extension TimePitchAlgorithm {
-    /// A processor of this algorithm. Throws for rates the algorithm does not accept.
+    /// A processor of this algorithm (`spectralEngine` chooses the engine of `.spectral`).
+    /// Throws for rates the algorithm does not accept.
     public func makeProcessor(rate: Double, sampleRate: Int, channelCount: Int,
-                              compensatesLatency: Bool = true) throws -> any TimePitchProcessor {
+                              compensatesLatency: Bool = true,
+                              spectralEngine: SpectralEngine = .defaultEngine) throws -> any TimePitchProcessor {
         try makeEngineProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                compensatesLatency: compensatesLatency)
+                                compensatesLatency: compensatesLatency, spectralEngine: spectralEngine)
     }
 
     /// `makeProcessor` as the class all four share (the renderer uses its internal API).
     func makeEngineProcessor(rate: Double, sampleRate: Int, channelCount: Int,
-                             compensatesLatency: Bool = true) throws -> EngineProcessor {
+                             compensatesLatency: Bool = true,
+                             spectralEngine: SpectralEngine = .defaultEngine) throws -> EngineProcessor {
         switch self {
         case .spectral:
             return try SpectralProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                         compensatesLatency: compensatesLatency)
+                                         compensatesLatency: compensatesLatency, engine: spectralEngine)
         case .timeDomain:
             return try TimeDomainProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
                                            compensatesLatency: compensatesLatency)
@@ -74,9 +77,10 @@ extension TimePitchAlgorithm {
     }
 
     /// Offline convenience: `input` stretched by `rate` to exactly `round(N / rate)` frames.
-    public func stretch(_ input: AudioBuffer, rate: Double, sampleRate: Int) throws -> AudioBuffer {
-        try makeProcessor(rate: rate, sampleRate: sampleRate, channelCount: input.channelCount)
-            .stretch(input)
+    public func stretch(_ input: AudioBuffer, rate: Double, sampleRate: Int,
+                        spectralEngine: SpectralEngine = .defaultEngine) throws -> AudioBuffer {
+        try makeProcessor(rate: rate, sampleRate: sampleRate, channelCount: input.channelCount,
+                          spectralEngine: spectralEngine).stretch(input)
     }
 }
 

@@ -9,6 +9,36 @@ import Testing
 struct PhaseGradientTests {
     static func fmt(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
 
+    @Test("44.1 kHz: pitch, tone SNR and click timing hold the 48 kHz bars")
+    func cdRate() throws {
+        let sr = 44100
+        for f in [110.0, 1000, 5000] {
+            let input = Signals.sine(f, seconds: 2, sampleRate: sr)
+            for rate in [0.125, 0.5, 2, 4] {
+                let out = try TimePitchAlgorithm.spectral.stretch(input, rate: rate, sampleRate: sr).channels[0]
+                let mid = (out.count / 10)..<(out.count * 9 / 10)
+                let cents = Signals.cents(Signals.frequency(out[mid], sampleRate: sr), f)
+                let snr = Signals.worstBlockSNR(out, in: mid, frequency: f, sampleRate: sr)
+                print("spectral 44.1 kHz \(rate)x, \(Int(f)) Hz: pitch error \(Self.fmt(cents, 3)) cents, tone SNR \(Self.fmt(snr, 1)) dB")
+                #expect(abs(cents) <= 1)
+                #expect(snr >= 60)
+            }
+        }
+        let positions = (0..<10).map { 9000 + $0 * 12000 + ($0 % 3) * 1700 }
+        let clicks = Signals.clicks(at: positions, frames: 130_000, sampleRate: sr)
+        let reference = Signals.detectClicks(clicks.channels[0], sampleRate: sr)
+        for rate in [0.125, 0.5, 2] {
+            let out = try TimePitchAlgorithm.spectral.stretch(clicks, rate: rate, sampleRate: sr)
+            let found = Signals.detectClicks(out.channels[0], sampleRate: sr)
+            #expect(found.count == reference.count)
+            let errors = zip(found, reference).map { abs($0 - $1 / rate) / Double(sr) * 1000 }
+            let mean = errors.reduce(0, +) / Double(max(1, errors.count)), worst = errors.max() ?? .infinity
+            print("spectral 44.1 kHz \(rate)x click train: \(found.count)/\(reference.count), timing mean \(Self.fmt(mean, 3)) ms, max \(Self.fmt(worst, 3)) ms")
+            #expect(mean <= 1)
+            #expect(worst <= 2)
+        }
+    }
+
     @Test("click train at 1/32: timing, and a 20 ms burst keeps its level", arguments: [48000, 44100])
     func extremeSlowDown(sampleRate sr: Int) throws {
         let rate = 1.0 / 32

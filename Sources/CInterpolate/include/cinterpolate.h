@@ -92,9 +92,9 @@ typedef enum ci_pair_class {
 /** Measurements taken by ci_set_pair() on 8-bit luma (10-bit input is scaled to 8 bits). */
 typedef struct ci_pair_stats {
     double frame_diff;     /**< mean |a - b| over the frame, 0..255 */
-    double residual;       /**< mean flow-compensated |a(x) - b(x + F_ab(x)) - (ā - b̄)|
-                                (global brightness change removed), averaged with the b→a
-                                direction, 0..255 */
+    double residual;       /**< mean flow-compensated |g·a(x) - b(x + F_ab(x))|, g = b̄/ā
+                                (global brightness gain removed, clamped to 1/4..4),
+                                averaged with the b→a direction, 0..255 */
     double inconsistent;   /**< fraction (0..1) of pixels failing the forward–backward check
                                 |F_ab(x) + F_ba(x + F_ab(x))|² ≤ 0.01(|F_ab|² + |F_ba|²) + 0.5 */
     double mean_motion;    /**< mean |F_ab| in luma pixels */
