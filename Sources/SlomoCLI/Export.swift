@@ -75,6 +75,7 @@ struct Export: ParsableCommand {
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
                         script: OutputSettings) throws {
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: script.audio),
+                                      spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
                                       overwrite: outputOptions.overwrite)
         let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditScript.Format(path: input) != nil)

@@ -16,14 +16,27 @@ struct OutputOptions: ParsableArguments {
     var dryRun = false
 }
 
-/// `--audio`, `--audio-codec`: how audio is rendered. Shared by `retime` and `export`.
+/// `--audio`, `--spectral-engine`, `--audio-codec`: how audio is rendered. Shared by
+/// `retime`, `export` and `stretch`.
 struct AudioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral (default), time-domain, low-latency, varispeed.",
                                valueName: "name"))
     var audio: String?
 
+    @Option(name: .customLong("spectral-engine"), help: ArgumentHelp("""
+        Engine of the spectral algorithm: phase-gradient (default: slomo's own phase vocoder, attacks on their \
+        frame, clean tones) or rubberband (Rubber Band R3: a softer, smeared character some prefer on dense music).
+        """, valueName: "engine"))
+    var spectralEngine: String?
+
     @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm, flac.", valueName: "codec"))
     var audioCodec: String?
+
+    /// The spectral engine: the option, else `fallback` (an edit script's), else phase-gradient.
+    func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine {
+        if let spectralEngine { return try SpectralEngine(parsing: spectralEngine) }
+        return fallback ?? .defaultEngine
+    }
 
     /// The algorithm: the option, else `fallback`, else spectral.
     func algorithm(fallback: AudioAlgorithm? = nil) throws -> AudioAlgorithm {

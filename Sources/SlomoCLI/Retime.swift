@@ -22,7 +22,8 @@ struct Retime: ParsableCommand {
               2-4x0.25:ramp=0.3        ease in and out over 0.3 s of source
               2-4x0.25:audio=varispeed one section with its own audio algorithm
 
-            Audio algorithms (--audio): spectral (Rubber Band R3, best, default), time-domain \
+            Audio algorithms (--audio): spectral (slomo's phase vocoder, best, default; \
+            --spectral-engine rubberband for Rubber Band R3), time-domain \
             (SoundTouch, cheap, good for voice), low-latency (splicing, rates 0.5-2), varispeed \
             (pitch follows speed, like tape).
 
@@ -70,6 +71,7 @@ struct Retime: ParsableCommand {
         let composition = try Composition(retiming: file, sections: sections)
         let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: frameRate == nil ? nil : video.codec)
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
+                                      spectralEngine: try audioOptions.engine(),
                                       audioCodec: audioCodec, overwrite: outputOptions.overwrite)
         if outputOptions.dryRun {
             if case .constantFrameRate(let rate) = settings.mode { try video.validate(frameRate: rate) }

@@ -15,7 +15,9 @@ struct Stretch: ParsableCommand {
             extension: .wav (16-bit PCM), .flac, .m4a (AAC, or --audio-codec alac).
 
             Algorithms (--audio):
-              spectral     Rubber Band R3: best, pitch kept, rates 1/32-32 (default)
+              spectral     slomo's phase-gradient phase vocoder: best, pitch kept, attacks on
+                           their frame, rates 1/32-32 (default; --spectral-engine rubberband
+                           for Rubber Band R3)
               time-domain  SoundTouch WSOLA: cheap, good for voice, best within 0.5-2
               low-latency  fixed-grain splicing, no look-ahead, rates 0.5-2 (snapped)
               varispeed    sinc resampling: pitch follows speed, like tape, rates 1/32-32
@@ -24,6 +26,7 @@ struct Stretch: ParsableCommand {
               slomo stretch voice.wav --rate 0.5 -o slow.wav
               slomo stretch match.mov --rate 0.25 --audio varispeed -o match-audio.flac
               slomo stretch song.flac --section 30-45x0.5:ramp=1 -o song-slow.flac
+              slomo stretch song.flac --rate 0.5 --spectral-engine rubberband -o song-r3.flac
             """)
 
     @Argument(help: "An audio file, or a movie whose first audio track is stretched.", completion: .file())
@@ -58,7 +61,7 @@ struct Stretch: ParsableCommand {
         let specs = rate.map { ["0-endx\($0)"] } ?? sections
         let composition = try Composition(retiming: try MediaFile(path: input), sections: specs)
         let target = output ?? URL(fileURLWithPath: input).deletingPathExtension().path + "-slomo.wav"
-        let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm,
+        let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
                                       audioCodec: try audioOptions.codec(), overwrite: overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings)
         let interrupt = Interrupt { session.cancel() }

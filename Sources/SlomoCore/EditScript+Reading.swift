@@ -83,8 +83,9 @@ extension EditScript {
         }
         output.scaling = try keys["scaling"]?.choice(OutputSettings.Scaling.self)
         if let audio = keys["audio"] {
-            let audioKeys = try audio.mapping(allowed: ["algorithm", "codec"])
+            let audioKeys = try audio.mapping(allowed: ["algorithm", "codec", "spectral-engine"])
             output.audio = try audioKeys["algorithm"]?.choice(AudioAlgorithm.self)
+            output.spectralEngine = try audioKeys["spectral-engine"]?.choice(SpectralEngine.self)
             output.audioCodec = try audioKeys["codec"]?.string("a codec name such as aac")
         }
         return output

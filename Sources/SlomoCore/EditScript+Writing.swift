@@ -62,6 +62,7 @@ extension OutputSettings {
         var audioKeys: [(String, DocumentValue)] = []
         if let audio { audioKeys.append(("algorithm", .text(audio.rawValue))) }
         if let audioCodec { audioKeys.append(("codec", .text(audioCodec))) }
+        if let spectralEngine { audioKeys.append(("spectral-engine", .text(spectralEngine.rawValue))) }
         if !audioKeys.isEmpty { keys.append(("audio", .mapping(audioKeys))) }
         return keys
     }

@@ -63,10 +63,13 @@ public struct OutputSettings: Hashable, Sendable {
     public var audio: AudioAlgorithm?
     /// The audio codec name (`aac`, `pcm`, `alac`, …).
     public var audioCodec: String?
+    /// The engine of spectral audio.
+    public var spectralEngine: SpectralEngine?
 
     /// Settings; all default to nil.
     public init(mode: Mode? = nil, fps: Rational? = nil, codec: String? = nil, frames: FrameChoice? = nil,
-                size: Size? = nil, scaling: Scaling? = nil, audio: AudioAlgorithm? = nil, audioCodec: String? = nil) {
+                size: Size? = nil, scaling: Scaling? = nil, audio: AudioAlgorithm? = nil, audioCodec: String? = nil,
+                spectralEngine: SpectralEngine? = nil) {
         self.mode = mode
         self.fps = fps
         self.codec = codec
@@ -75,5 +78,6 @@ public struct OutputSettings: Hashable, Sendable {
         self.scaling = scaling
         self.audio = audio
         self.audioCodec = audioCodec
+        self.spectralEngine = spectralEngine
     }
 }

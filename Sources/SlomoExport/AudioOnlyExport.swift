@@ -28,7 +28,8 @@ struct AudioOnlyExport {
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let track = try AudioTrackExport(path: clip.source, stream: stream.index, map: map,
                                          origin: stream.startTime ?? file.startTime ?? .zero,
-                                         algorithm: session.settings.audioAlgorithm, codec: codec, muxer: muxer)
+                                         algorithm: session.settings.audioAlgorithm,
+                                         spectralEngine: session.settings.spectralEngine, codec: codec, muxer: muxer)
         do {
             try muxer.writeHeader()
         } catch {

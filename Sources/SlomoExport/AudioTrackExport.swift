@@ -21,15 +21,16 @@ final class AudioTrackExport {
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
     /// `origin`), added to `muxer` as an encoded stream.
     convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: AudioAlgorithm,
-                     codec: AudioCodec, muxer: Muxer) throws {
+                     spectralEngine: SpectralEngine, codec: AudioCodec, muxer: Muxer) throws {
         try self.init(parts: [AudioPart(path: path, stream: index, map: map, origin: origin)],
-                      algorithm: algorithm, codec: codec, muxer: muxer)
+                      algorithm: algorithm, spectralEngine: spectralEngine, codec: codec, muxer: muxer)
     }
 
     /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
     /// encoded stream.
-    init(parts: [AudioPart], algorithm: AudioAlgorithm, codec: AudioCodec, muxer: Muxer) throws {
-        audio = try JoinedAudio(parts, algorithm: algorithm)
+    init(parts: [AudioPart], algorithm: AudioAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
+         muxer: Muxer) throws {
+        audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine)
         format = audio.format
         encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName,
                                                           format: Self.encoderFormat(codec, format),

@@ -47,8 +47,9 @@ final class ClipAudio {
     private var delivered = 0
 
     /// `part` rendered at `format`'s sample rate and layout (`opened` is its opened stream, nil
-    /// for silence) with `algorithm`.
-    init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm) throws {
+    /// for silence) with `algorithm` (and `spectralEngine` for spectral segments).
+    init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm,
+         spectralEngine: SpectralEngine) throws {
         let grid = Rational(1, Int64(format.sampleRate))
         frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
                          - part.map.output.start.ticks(in: grid, rounding: .nearest))
@@ -72,7 +73,7 @@ final class ClipAudio {
                                           history: AudioRenderer.maximumLookBehind(sampleRate: format.sampleRate),
                                           pull: pull)
         renderer = try AudioRenderer(map: part.map, source: source, sampleRate: format.sampleRate, algorithm: algorithm,
-                                     sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin)
+                                     spectralEngine: spectralEngine, sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin)
     }
 
     /// Frames not yet delivered.

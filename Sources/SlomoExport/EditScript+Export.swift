@@ -7,7 +7,8 @@ extension EditScript {
     /// absolute path so the script works wherever it is saved.
     public init(retiming input: String, sections: [String], settings: ExportSettings) throws {
         let source = URL(fileURLWithPath: input).standardizedFileURL.path
-        var output = OutputSettings(audio: settings.audioAlgorithm, audioCodec: settings.audioCodec.rawValue)
+        var output = OutputSettings(audio: settings.audioAlgorithm, audioCodec: settings.audioCodec.rawValue,
+                                    spectralEngine: settings.spectralEngine == .defaultEngine ? nil : settings.spectralEngine)
         switch settings.mode {
         case .passthrough:
             output.mode = .passthrough

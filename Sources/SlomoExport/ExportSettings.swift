@@ -12,15 +12,19 @@ public struct ExportSettings: Sendable, Hashable {
     public var mode: Mode
     /// The algorithm for sections that do not name their own.
     public var audioAlgorithm: AudioAlgorithm
+    /// The engine of spectral audio (slomo's phase-gradient engine, or Rubber Band R3).
+    public var spectralEngine: SpectralEngine
     /// The codec rendered audio is encoded with.
     public var audioCodec: AudioCodec
     /// Replace an existing output file.
     public var overwrite: Bool
 
     public init(mode: Mode = .passthrough, audioAlgorithm: AudioAlgorithm = .spectral,
+                spectralEngine: SpectralEngine = .defaultEngine,
                 audioCodec: AudioCodec = .aac, overwrite: Bool = false) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
+        self.spectralEngine = spectralEngine
         self.audioCodec = audioCodec
         self.overwrite = overwrite
     }

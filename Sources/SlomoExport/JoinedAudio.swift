@@ -27,14 +27,14 @@ final class JoinedAudio {
 
     /// Opens every part's stream (so that a bad file or an impossible rate fails before
     /// anything is written); throws `.noAudio` when no part has audio.
-    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm) throws {
+    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine) throws {
         let opened = try parts.map { try ClipAudio.Opened($0) }
         guard let format = opened.lazy.compactMap({ $0?.format }).first else {
             throw ExportError(.noAudio, "none of the clips has an audio track")
         }
         self.format = format
         self.parts = try zip(parts, opened).map { part, stream in
-            try ClipAudio(part, opened: stream, format: format, algorithm: algorithm)
+            try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine)
         }
         frameCount = self.parts.reduce(0) { $0 + $1.frameCount }
         fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())

@@ -7,8 +7,8 @@ import Testing
 
 /// Flashes land on the output grid where the map sends them; beeps stay within half an output
 /// frame of their flashes. Varispeed audio has sample-exact onsets, so it measures the video
-/// grid; spectral (Rubber Band R3, the default) smears a beep's onset into a pre-echo about
-/// 21 ms early inside slow sections (see PassthroughSyncTests), more than half a 30 fps frame.
+/// grid; spectral (the default, slomo's phase-gradient engine) keeps a beep's onset on its
+/// mapped time inside slow sections too.
 @Suite struct ConstantFrameRateSyncTests {
     @Test(arguments: [(FrameChoice.nearest, AudioAlgorithm.varispeed), (.blend, .varispeed), (.nearest, .spectral)])
     func flashesAndBeepsStayTogether(_ choice: FrameChoice, audio: AudioAlgorithm) throws {
@@ -31,15 +31,7 @@ import Testing
         for flash in flashes {
             guard let beep = beeps.min(by: { abs($0 - flash) < abs($1 - flash) }) else { continue }
             worstBeep = max(worstBeep, abs(beep - flash))
-            let message: Comment = "beep at \(beep) s, flash at \(flash) s (\(choice), \(audio))"
-            if audio == .spectral {
-                #expect(abs(beep - flash) <= 0.025, message)
-                withKnownIssue("spectral (Rubber Band R3) pre-echo: onsets ~21 ms early in slow sections", isIntermittent: true) {
-                    #expect(abs(beep - flash) <= frame / 2, message)
-                }
-            } else {
-                #expect(abs(beep - flash) <= frame / 2, message)
-            }
+            #expect(abs(beep - flash) <= frame / 2, "beep at \(beep) s, flash at \(flash) s (\(choice), \(audio))")
         }
         print("cfr sync \(choice) \(audio): worst flash offset \(String(format: "%.3f", worstFlash * 1000)) ms, worst beep-to-flash \(String(format: "%.3f", worstBeep * 1000)) ms")
     }

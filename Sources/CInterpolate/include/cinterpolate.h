@@ -74,8 +74,9 @@ typedef enum ci_option {
 } ci_option;
 
 /** One frame: three plane pointers (Y, U, V) and their line sizes in bytes, as in an
- *  AVFrame. Line sizes may be negative (bottom-up) or padded; for 10-bit formats they must
- *  be even. ci_set_pair() only reads through these pointers; ci_render() writes. */
+ *  AVFrame. Line sizes may be padded or negative (bottom-up); their magnitude must be at
+ *  least one row. Rows are copied with memcpy, so no alignment is required. ci_set_pair()
+ *  only reads through these pointers; ci_render() writes. */
 typedef struct ci_planes {
     uint8_t *data[3];
     int linesize[3];
