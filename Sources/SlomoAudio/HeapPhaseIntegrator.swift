@@ -142,12 +142,6 @@ struct HeapPhaseIntegrator {
     }
 }
 
-/// `x` wrapped into −π … π.
-@inline(__always)
-func wrap(_ x: Float) -> Float {
-    x - 2 * .pi * (x / (2 * .pi)).rounded()
-}
-
 /// Deterministic SplitMix64 generator (the same phases for the same input, on every thread).
 struct SplitMix {
     var state: UInt64

@@ -58,6 +58,8 @@ final class PhaseGradientEngine: StretchEngine {
     private var accumulator: [[Float]]
     private var normaliser: [Float] = []
     private var outputBase = 0
+    /// Each bin's synthesis rotation (cos, sin), shared by the channels of a frame.
+    private let rotationScratch: UnsafeMutablePointer<Float>
 
     init(sampleRate: Int, channelCount: Int, rate: Double) {
         self.channelCount = channelCount
@@ -65,12 +67,15 @@ final class PhaseGradientEngine: StretchEngine {
         window = PhaseGradientWindow(sampleRate: sampleRate)
         fft = RealFFT(size: window.fftSize)
         integrator = HeapPhaseIntegrator(window: window)
+        rotationScratch = .allocate(capacity: 2 * window.binCount)
         holdDistance = Int(0.24 * Double(window.length))
         onsets = OnsetDetector(sampleRate: sampleRate, sustain: holdDistance + window.length / 8)
         input = Array(repeating: [], count: channelCount)
         accumulator = Array(repeating: [], count: channelCount)
         reset()
     }
+
+    deinit { rotationScratch.deallocate() }
 
     func reset() {
         segments = [Segment(inputStart: 0, outputStart: 0, rate: rate)]
@@ -243,8 +248,8 @@ final class PhaseGradientEngine: StretchEngine {
             let re = ref[2 * k], im = ref[2 * k + 1]
             let mag = (re * re + im * im).squareRoot()
             frame.magnitude[k] = mag
-            frame.logMagnitude[k] = mag > 0 ? log(mag) : -.infinity
-            frame.phase[k] = atan2(im, re)
+            frame.logMagnitude[k] = fastLog(mag)
+            frame.phase[k] = fastAtan2(im, re)
             largest = max(largest, mag)
         }
         frame.largestMagnitude = largest
@@ -317,12 +322,15 @@ final class PhaseGradientEngine: StretchEngine {
         }
         let offset = first - outputBase
         let scale = 1 / Float(m)
+        // Rotation of each bin from the reference's analysis phase to its synthesis phase.
+        let rotation = rotationScratch
+        for k in 0..<bins {
+            fastSinCos(frame.synthesisPhase[k] - frame.phase[k], sin: &rotation[2 * k + 1], cos: &rotation[2 * k])
+        }
         for c in 0..<channelCount {
             let x = frame.spectrum(c), y = fft.spectrum
             for k in 0..<bins {
-                // Rotation from the reference's analysis phase to its synthesis phase.
-                let turn = frame.synthesisPhase[k] - frame.phase[k]
-                let cs = cos(turn), sn = sin(turn)
+                let cs = rotation[2 * k], sn = rotation[2 * k + 1]
                 let re = x[2 * k], im = x[2 * k + 1]
                 y[2 * k] = re * cs - im * sn
                 y[2 * k + 1] = re * sn + im * cs

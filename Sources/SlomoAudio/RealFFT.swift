@@ -15,7 +15,7 @@ final class RealFFT {
     private let inversePlan: fftwf_plan
 
     /// Serialises FFTW's planner (plans made once per size are remembered by FFTW, so later
-    /// ones of the same size are cheap).
+    /// ones of the same size are cheap, and `FFTWisdom` keeps them between runs).
     private static let planner = NSLock()
 
     init(size: Int) {
@@ -28,8 +28,12 @@ final class RealFFT {
         // FFTW_MEASURE overwrites the buffers while planning; they are filled before each use.
         let flags = UInt32(FFTW_MEASURE) | UInt32(FFTW_DESTROY_INPUT)
         Self.planner.lock()
+        FFTWisdom.loadOnce()
+        let started = DispatchTime.now().uptimeNanoseconds
         forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!
         inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!
+        // Planning from wisdom takes microseconds; anything slower measured something new.
+        if DispatchTime.now().uptimeNanoseconds - started > 20_000_000 { FFTWisdom.save() }
         Self.planner.unlock()
         time.initialize(repeating: 0, count: size)
         spectrum.initialize(repeating: 0, count: size + 2)

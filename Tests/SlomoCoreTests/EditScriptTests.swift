@@ -33,6 +33,7 @@ import Testing
           audio:
             algorithm: time-domain
             codec: aac
+            spectral-engine: rubberband
         """
 
     func t(_ value: Int64, _ scale: Int64 = 1) -> MediaTime { MediaTime(value: value, timescale: scale) }
@@ -50,7 +51,7 @@ import Testing
         #expect(script.clips[1].start == .time(.zero) && script.clips[1].end == .time(t(5)))
         #expect(script.output == OutputSettings(mode: .cfr, fps: Rational(30000, 1001), codec: "hevc", frames: .auto,
                                                 size: .init(width: 1920, height: 1080), scaling: .aspectFill,
-                                                audio: .timeDomain, audioCodec: "aac"))
+                                                audio: .timeDomain, audioCodec: "aac", spectralEngine: .rubberBand))
     }
 
     @Test func writtenScriptsReadBackEqual() throws {
@@ -137,7 +138,7 @@ import Testing
         ("slomo: 1\nclips:\n  - source: a.mov\noutput: {size: 1280}",
          .wrongType, "output.size: expected a size such as 1280x720, found 1280"),
         ("slomo: 1\nclips:\n  - source: a.mov\noutput: {audio: {algorithm: spectral, bitrate: 128}}",
-         .unknownKey, "output.audio.bitrate: unknown key 'bitrate'; expected one of algorithm, codec"),
+         .unknownKey, "output.audio.bitrate: unknown key 'bitrate'; expected one of algorithm, codec, spectral-engine"),
         ("{\"slomo\": 1, \"clips\": [{\"source\": \"a.mov\", \"sections\": [{\"start\": 1, \"end\": 2, \"rate\": \"x\"}]}]}",
          .wrongType, "clips[0].sections[0].rate: expected a rate (a number such as 0.25 or a fraction such as \"1/4\"), found the text 'x'"),
         ("slomo: [1", .unparseable, nil),
