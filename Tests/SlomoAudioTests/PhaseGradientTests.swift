@@ -9,7 +9,7 @@ import Testing
 struct PhaseGradientTests {
     static func fmt(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
 
-    @Test("44.1 kHz: pitch, tone SNR and click timing hold the 48 kHz bars")
+    @Test("44.1 kHz: pitch, tone SNR, envelope and click timing hold the 48 kHz bars")
     func cdRate() throws {
         let sr = 44100
         for f in [110.0, 1000, 5000] {
@@ -23,6 +23,13 @@ struct PhaseGradientTests {
                 #expect(abs(cents) <= 1)
                 #expect(snr >= 60)
             }
+        }
+        let steady = Signals.sine(440, seconds: 4, sampleRate: sr)
+        for rate in [0.25, 2] {
+            let out = try TimePitchAlgorithm.spectral.stretch(steady, rate: rate, sampleRate: sr).channels[0]
+            let dips = Signals.envelopeDips(out, in: (sr / 20)..<(out.count - sr / 20), window: sr / 100, limit: 1)
+            print("spectral 44.1 kHz \(rate)x: deepest envelope dip \(Self.fmt(dips.deepest)) dB on a steady tone (bar 1)")
+            #expect(dips.count == 0)
         }
         let positions = (0..<10).map { 9000 + $0 * 12000 + ($0 % 3) * 1700 }
         let clicks = Signals.clicks(at: positions, frames: 130_000, sampleRate: sr)
@@ -77,9 +84,9 @@ struct PhaseGradientTests {
         }
     }
 
-    @Test("stereo: inter-channel delay and phase survive", arguments: [0.25, 0.5, 2])
-    func stereoImage(rate: Double) throws {
-        let sr = 48000, n = 2 * sr
+    @Test("stereo: inter-channel delay and phase survive", arguments: [48000, 44100], [0.25, 0.5, 2])
+    func stereoImage(sampleRate sr: Int, rate: Double) throws {
+        let n = 2 * sr
         // A chord of incommensurate partials, the right channel 12 frames late.
         let partials: [(Double, Double)] = [(196, 0.2), (311, 0.15), (523, 0.12), (1187, 0.1), (2417, 0.08), (4903, 0.05)]
         func chord(delay: Int) -> [Float] {
@@ -91,7 +98,7 @@ struct PhaseGradientTests {
         let out = try TimePitchAlgorithm.spectral.stretch(delayed, rate: rate, sampleRate: sr)
         let mid = (out.frameCount / 4)..<(out.frameCount * 3 / 4)
         let (lag, corr) = Self.crossCorrelationPeak(out.channels[0], out.channels[1], in: mid, maxLag: 64)
-        print("spectral \(rate)x stereo: inter-channel lag \(lag) frames (in 12), correlation \(Self.fmt(corr, 4))")
+        print("spectral \(rate)x stereo at \(sr) Hz: inter-channel lag \(lag) frames (in 12), correlation \(Self.fmt(corr, 4))")
         #expect(abs(lag - 12) <= 1)
         #expect(corr >= 0.99)
 
@@ -102,7 +109,7 @@ struct PhaseGradientTests {
         let tone = try TimePitchAlgorithm.spectral.stretch(phased, rate: rate, sampleRate: sr)
         let range = (tone.frameCount / 4)..<(tone.frameCount * 3 / 4)
         let phase = Self.phaseDifference(tone.channels[0], tone.channels[1], in: range, omega: w)
-        print("spectral \(rate)x stereo: inter-channel phase \(Self.fmt(phase, 2))° (in 40°)")
+        print("spectral \(rate)x stereo at \(sr) Hz: inter-channel phase \(Self.fmt(phase, 2))° (in 40°)")
         #expect(abs(phase - 40) <= 3)
     }
 
