@@ -5,7 +5,9 @@ import Foundation
 /// the drop); popping blocks until an item arrives or the queue is closed and empty.
 final class BoundedQueue<Element>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var items: [Element] = []
+    /// Waiting items from `head` on; slots before it are emptied as they are popped, so the
+    /// queue never keeps a popped item alive.
+    private var items: [Element?] = []
     private var head = 0
     private var closed = false
     let capacity: Int
@@ -32,6 +34,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
         while items.count - head == 0 && !closed { condition.wait() }
         guard items.count - head > 0 else { return nil }
         let item = items[head]
+        items[head] = nil
         head += 1
         if head > 64 && head * 2 > items.count {
             items.removeFirst(head)
@@ -52,7 +55,7 @@ final class BoundedQueue<Element>: @unchecked Sendable {
     func removeAll() -> [Element] {
         condition.lock()
         defer { condition.unlock() }
-        let rest = Array(items[head...])
+        let rest = items[head...].compactMap { $0 }
         items.removeAll()
         head = 0
         return rest
