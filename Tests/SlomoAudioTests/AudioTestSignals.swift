@@ -4,23 +4,8 @@ import Foundation
 /// Shared generators and measurements for the audio quality tests. Every generated signal
 /// carries a −100 dBFS noise floor (pitfall 23: perfectly clean tones mislead stretchers).
 enum Signals {
-    /// Deterministic SplitMix64 generator.
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        /// Uniform in [−1, 1).
-        mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
-        mutating func int(in range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-    }
+    /// Deterministic SplitMix64 generator (the engine's own, for its random phases).
+    typealias Random = SplitMix
 
     /// RMS of the noise floor: −100 dBFS.
     static let noiseRMS = 1e-5
@@ -311,5 +296,13 @@ extension Signals {
     /// Largest 10 ms RMS level, in dBFS.
     static func peakLevel(_ x: [Float], sampleRate: Int = 48000) -> Double {
         20 * log10(envelope(x, window: sampleRate / 100).max() ?? 0)
+    }
+}
+
+extension SplitMix {
+    /// Uniform in [−1, 1).
+    mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 52) - 1 }
+    mutating func int(in range: ClosedRange<Int>) -> Int {
+        range.lowerBound + Int(next() % UInt64(range.count))
     }
 }
