@@ -1,10 +1,11 @@
-/// Finds sustained onsets in a stream of audio: where the energy of 1 ms blocks jumps by
-/// ≥ 18 dB over the loudest block of the 30 ms before and is still high `sustain` frames later
-/// (a burst, a note, a hit that rings — not a click that is over at once). Each onset is
-/// placed on the first frame of the jump that rises clearly above what came before it.
+/// Finds onsets in a stream of audio: where the energy of 1 ms blocks jumps by ≥ 18 dB over
+/// the loudest block of the 30 ms before. An onset is *sustained* when the energy is still
+/// high `sustain` frames later (a burst, a note, a hit that rings — not a click that is over
+/// at once). Each onset is placed on the first frame of the jump that rises clearly above what
+/// came before it.
 ///
-/// The phase-gradient engine holds the magnitude of frames after such an onset at extreme
-/// slow-downs, so that the attack stays sharp instead of being stretched into a swell.
+/// The phase-gradient engine keeps frames from straddling onsets at extreme slow-downs
+/// (sustained ones) and when speeding up (all), so that attacks land on their mapped time.
 struct OnsetDetector {
     let blockLength: Int
     /// How long after the onset the energy must still be high.
@@ -22,8 +23,13 @@ struct OnsetDetector {
     /// Next block to examine, and the first block that may start a new onset.
     private var nextBlock = 0
     private var quietUntil = 0
-    /// Onsets found, as input frames, in order.
-    private(set) var onsets: [Int] = []
+    /// An onset: its input frame, and whether the energy stays high after it.
+    struct Onset {
+        let position: Int
+        let sustained: Bool
+    }
+    /// Onsets found, in order.
+    private(set) var onsets: [Onset] = []
 
     init(sampleRate: Int, sustain: Int) {
         blockLength = max(8, sampleRate / 1000)
@@ -82,7 +88,6 @@ struct OnsetDetector {
             // Sustained: the energy around `sustain` later is within 12 dB of the onset's.
             let attack = max(e, energy(k + 1), energy(k + 2))
             let later = (energy(k + sustainBlocks - 1) + energy(k + sustainBlocks) + energy(k + sustainBlocks + 1)) / 3
-            guard later >= attack / 16 else { continue }
             // The first frame of blocks k−1 … k that rises well above the past.
             let threshold = Float(max(16 * before, attack / 100).squareRoot())
             var onset = k * blockLength
@@ -90,7 +95,7 @@ struct OnsetDetector {
                 onset = i
                 break
             }
-            onsets.append(onset)
+            onsets.append(Onset(position: onset, sustained: later >= attack / 16))
             quietUntil = k + sustainBlocks
         }
         // Keep the history the next examinations need.

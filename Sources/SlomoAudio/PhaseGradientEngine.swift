@@ -20,8 +20,11 @@ final class PhaseGradientEngine: StretchEngine {
     private let fft: RealFFT
     private var integrator: HeapPhaseIntegrator
     private var onsets: OnsetDetector
-    /// Below this rate, frames after a sustained onset hold their magnitude (see `place`).
-    static let onsetHoldRate = 0.2
+    /// Whether frames near sustained onsets hold their magnitude at `rate` (see `place`): below
+    /// 0.2x, where a frame slides slowly across an onset, and when speeding up, where a frame's
+    /// window spans more output time than the attack; not at 0.2–1x, where attacks land within
+    /// a millisecond as they are.
+    static func holdsOnsets(at rate: Double) -> Bool { rate < 0.2 || rate > 1 }
     /// Frames between a held frame and the extra analysis that measures its frequencies.
     static let probeHop = 16
     /// How far after an onset a held frame is centred: its window then barely reaches back
@@ -139,20 +142,30 @@ final class PhaseGradientEngine: StretchEngine {
     /// Where the frame at output position `q` reads the input, and the rate that stretches
     /// its group delays (the map's rate there; 1 for held frames).
     ///
-    /// At rates below `onsetHoldRate`, frames near a sustained onset (while the map is within
-    /// `holdDistance` of it) read the input `holdDistance` before the onset if they lie before
-    /// its mapped time, and `holdDistance` after it if they lie after: their windows never
-    /// straddle the onset, so the attack becomes a crossfade of one window's width at its
-    /// mapped time, instead of a swell of 2σ / rate as frames slide slowly across it.
+    /// Below 0.2x, frames near a sustained onset (while the map is within `holdDistance` of
+    /// it) read the input `holdDistance` before the onset if they lie before its mapped time,
+    /// and `holdDistance` after it if they lie after: their windows never straddle the onset,
+    /// so the attack becomes a crossfade of one window's width at its mapped time, instead of
+    /// a swell of 2σ / rate as frames slide slowly across it. When speeding up, a window spans
+    /// more output time than the attack: frames before any onset's mapped time read the input
+    /// before it (no pre-echo), frames after it read on as usual.
     private func place(_ q: Int) -> (position: Int, rate: Double) {
         let (p, rate) = inputPosition(ofOutput: q)
-        guard rate < Self.onsetHoldRate else { return (p, rate) }
+        guard let onset = nearbyOnset(p, rate: rate) else { return (p, rate) }
+        if q < switchPoint(onset) { return (onset - holdDistance, 1) }
+        return rate < 1 ? (onset + holdDistance, 1) : (p, rate)
+    }
+
+    /// The onset frames at input position `p` must keep clear of at `rate`, if any.
+    private func nearbyOnset(_ p: Int, rate: Double) -> Int? {
+        guard Self.holdsOnsets(at: rate) else { return nil }
         let found = onsets.onsets
-        while onsetIndex < found.count && found[onsetIndex] + holdDistance <= p { onsetIndex += 1 }
-        guard onsetIndex < found.count, p > found[onsetIndex] - holdDistance else { return (p, rate) }
-        let onset = found[onsetIndex]
-        // A held frame stands still on the input: its group delays are not stretched.
-        return (q >= switchPoint(onset) ? onset + holdDistance : onset - holdDistance, 1)
+        while onsetIndex < found.count
+            && (found[onsetIndex].position + holdDistance <= p || (rate < 1 && !found[onsetIndex].sustained)) {
+            onsetIndex += 1
+        }
+        guard onsetIndex < found.count, p > found[onsetIndex].position - holdDistance else { return nil }
+        return found[onsetIndex].position
     }
 
     /// The output position where frames switch from before an onset to after it (a frame is
@@ -163,10 +176,11 @@ final class PhaseGradientEngine: StretchEngine {
 
     /// The output position of the frame after the one at `q`: one hop on, or the next
     /// onset's switch point when that comes first.
-    private func nextFrame(after q: Int, rate: Double) -> Int {
-        let next = q + hop(at: rate)
-        guard onsetIndex < onsets.onsets.count, inputPosition(ofOutput: q).1 < Self.onsetHoldRate else { return next }
-        let s = switchPoint(onsets.onsets[onsetIndex])
+    private func nextFrame(after q: Int) -> Int {
+        let next = q + hop(at: inputPosition(ofOutput: q).1)
+        let (p, rate) = inputPosition(ofOutput: next)
+        guard let onset = nearbyOnset(p, rate: rate) else { return next }
+        let s = switchPoint(onset)
         return s > q && s < next ? s : next
     }
 
@@ -197,7 +211,7 @@ final class PhaseGradientEngine: StretchEngine {
             frame.outputPosition = q
             frame.rate = frameRate
             analyse(frame)
-            nextOutputPosition = nextFrame(after: q, rate: frameRate)
+            nextOutputPosition = nextFrame(after: q)
             if let current {
                 estimateDeviation(current, before: previous, after: frame)
                 integrator.integrate(current, after: previous)
