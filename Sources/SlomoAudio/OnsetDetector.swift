@@ -2,10 +2,12 @@
 /// the loudest block of the 30 ms before. An onset is *sustained* when the energy is still
 /// high `sustain` frames later (a burst, a note, a hit that rings — not a click that is over
 /// at once). Each onset is placed on the first frame of the jump that rises clearly above what
-/// came before it.
+/// came before it. It also finds the ends of sustained sounds (offsets): where energy that
+/// stayed within 12 dB for `sustain` frames falls by ≥ 18 dB and stays down as long.
 ///
-/// The phase-gradient engine keeps frames from straddling onsets at extreme slow-downs
-/// (sustained ones) and when speeding up (all), so that attacks land on their mapped time.
+/// The phase-gradient engine keeps frames from straddling onsets and offsets at extreme
+/// slow-downs (sustained ones) and onsets when speeding up (all), so that attacks and stops
+/// land on their mapped time.
 struct OnsetDetector {
     let blockLength: Int
     /// How long after the onset the energy must still be high.
@@ -23,10 +25,12 @@ struct OnsetDetector {
     /// Next block to examine, and the first block that may start a new onset.
     private var nextBlock = 0
     private var quietUntil = 0
-    /// An onset: its input frame, and whether the energy stays high after it.
+    /// An onset or offset: its input frame, and whether the energy stays high after an onset.
     struct Onset {
         let position: Int
         let sustained: Bool
+        /// The end of a sustained sound rather than a start.
+        var isOffset = false
     }
     /// Onsets found, in order.
     private(set) var onsets: [Onset] = []
@@ -74,11 +78,35 @@ struct OnsetDetector {
         return i >= 0 && i < energies.count ? energies[i] : 0
     }
 
+    /// The end of a sustained sound at block `k`: the `sustain` frames before stayed within
+    /// 12 dB of their loudest, and block `k` and the `sustain` frames after are all ≥ 18 dB
+    /// below it. Placed after the last frame of blocks k−1 … k still clearly above the quiet.
+    private func offset(at k: Int, sustainBlocks: Int, sample: (Int) -> Float) -> Onset? {
+        guard k > sustainBlocks, energy(k - 1) > Self.quietest else { return nil }
+        var held = 0.0, lowest = Double.infinity
+        for b in (k - sustainBlocks)..<k { held = max(held, energy(b)); lowest = min(lowest, energy(b)) }
+        guard lowest >= held / 16 else { return nil }
+        var after = 0.0
+        for b in k...(k + sustainBlocks) { after = max(after, energy(b)) }
+        guard held > Self.jump * after else { return nil }
+        let threshold = Float(max(16 * after, held / 100).squareRoot())
+        var end = k * blockLength
+        for i in stride(from: (k + 1) * blockLength - 1, through: (k - 1) * blockLength, by: -1) where abs(sample(i)) > threshold {
+            end = i + 1
+            break
+        }
+        return Onset(position: end, sustained: true, isOffset: true)
+    }
+
     private mutating func examine(upTo available: Int, sample: (Int) -> Float) {
         let sustainBlocks = sustain / blockLength
         while nextBlock + sustainBlocks + 2 <= available {
             let k = nextBlock
             nextBlock += 1
+            if let offset = offset(at: k, sustainBlocks: sustainBlocks, sample: sample) {
+                onsets.append(offset)
+                continue
+            }
             guard k >= quietUntil else { continue }
             let e = energy(k)
             guard e > Self.quietest else { continue }
@@ -99,7 +127,7 @@ struct OnsetDetector {
             quietUntil = k + sustainBlocks
         }
         // Keep the history the next examinations need.
-        let keep = nextBlock - Self.history - 1
+        let keep = nextBlock - max(Self.history, sustainBlocks) - 1
         if keep - firstBlock > 4096 {
             energies.removeFirst(keep - firstBlock)
             firstBlock = keep

@@ -142,11 +142,11 @@ final class PhaseGradientEngine: StretchEngine {
     /// Where the frame at output position `q` reads the input, and the rate that stretches
     /// its group delays (the map's rate there; 1 for held frames).
     ///
-    /// Below 0.2x, frames near a sustained onset (while the map is within `holdDistance` of
-    /// it) read the input `holdDistance` before the onset if they lie before its mapped time,
-    /// and `holdDistance` after it if they lie after: their windows never straddle the onset,
-    /// so the attack becomes a crossfade of one window's width at its mapped time, instead of
-    /// a swell of 2σ / rate as frames slide slowly across it. When speeding up, a window spans
+    /// Below 0.2x, frames near a sustained onset or offset (while the map is within
+    /// `holdDistance` of it) read the input `holdDistance` before it if they lie before its
+    /// mapped time, and `holdDistance` after it if they lie after: their windows never straddle
+    /// it, so an attack or a stop becomes a crossfade of one window's width at its mapped time,
+    /// instead of a swell (or fade) of 2σ / rate as frames slide slowly across it. When speeding up, a window spans
     /// more output time than the attack: frames before any onset's mapped time read the input
     /// before it (no pre-echo), frames after it read on as usual.
     private func place(_ q: Int) -> (position: Int, rate: Double) {
@@ -160,8 +160,9 @@ final class PhaseGradientEngine: StretchEngine {
     private func nearbyOnset(_ p: Int, rate: Double) -> Int? {
         guard Self.holdsOnsets(at: rate) else { return nil }
         let found = onsets.onsets
-        while onsetIndex < found.count
-            && (found[onsetIndex].position + holdDistance <= p || (rate < 1 && !found[onsetIndex].sustained)) {
+        // Below 1x sustained onsets and offsets; above it, every onset.
+        func ignored(_ o: OnsetDetector.Onset) -> Bool { rate < 1 ? !o.sustained : o.isOffset }
+        while onsetIndex < found.count && (found[onsetIndex].position + holdDistance <= p || ignored(found[onsetIndex])) {
             onsetIndex += 1
         }
         guard onsetIndex < found.count, p > found[onsetIndex].position - holdDistance else { return nil }

@@ -293,6 +293,14 @@ extension Signals {
         return Double(i) - Double(w) / 2
     }
 
+    /// Last frame where the 1 ms RMS envelope (centred) is still at half its largest value.
+    static func end(_ x: [Float], sampleRate: Int = 48000) -> Double? {
+        let w = sampleRate / 1000
+        let env = envelope(x, window: w)
+        guard let peak = env.max(), peak > 0, let i = env.lastIndex(where: { $0 >= 0.5 * peak }) else { return nil }
+        return Double(i) - Double(w) / 2
+    }
+
     /// Largest 10 ms RMS level, in dBFS.
     static func peakLevel(_ x: [Float], sampleRate: Int = 48000) -> Double {
         20 * log10(envelope(x, window: sampleRate / 100).max() ?? 0)

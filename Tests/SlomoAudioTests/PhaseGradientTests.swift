@@ -68,7 +68,7 @@ struct PhaseGradientTests {
         #expect(abs(after - before) <= 3)
     }
 
-    @Test("a 20 ms burst's onset lands on its mapped time", arguments: [48000, 44100])
+    @Test("a 20 ms burst's onset (and below 0.2x its end) lands on its mapped time", arguments: [48000, 44100])
     func burstOnset(sampleRate sr: Int) throws {
         let start = sr / 2
         let input = Signals.burst(1000, at: start, seconds: 0.02, frames: sr, sampleRate: sr)
@@ -81,6 +81,14 @@ struct PhaseGradientTests {
             let error = (outOnset - Double(start) / rate) / Double(sr) * 1000
             print("spectral \(rate)x at \(sr) Hz: burst onset \(Self.fmt(error, 2)) ms from its mapped time (bar ±2)")
             #expect(abs(error) <= 2)
+            guard rate < 0.2 else { continue }
+            // Below 0.2x the burst's abrupt end is held too: it stops within 3 ms of its mapped
+            // time (the crossfade of one window) instead of fading over 2σ / rate, which
+            // ended it 44–48 ms early at 0.125x and 270 ms early at 1/32 before offsets were held.
+            let outEnd = try #require(Signals.end(out.channels[0], sampleRate: sr))
+            let endError = (outEnd - (Double(start) + 0.02 * Double(sr)) / rate) / Double(sr) * 1000
+            print("spectral \(rate)x at \(sr) Hz: burst end \(Self.fmt(endError, 2)) ms from its mapped time (bar ±3)")
+            #expect(abs(endError) <= 3)
         }
     }
 
