@@ -28,11 +28,18 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW"),
         // libavfilter and libavdevice, opened on first use instead of linked (faster start).
         .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
+        // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
+        // (Swift imports only that header; no C++ interop anywhere). Debian's OpenCV module
+        // packages ship no opencv4.pc, so the include path and libraries are spelled out.
+        .target(name: "CInterpolate",
+                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                linkerSettings: [.linkedLibrary("opencv_video"), .linkedLibrary("opencv_imgproc"),
+                                 .linkedLibrary("opencv_core")]),
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),
         // The only module that touches libav* pointers.
-        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand"]),
+        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand", "CInterpolate"]),
         // Time-pitch processors and the renderer of a time map's audio.
         // Optimised in debug builds too: its DSP loops run 20–50x slower unoptimised, and the
         // test suite stretches minutes of audio.
@@ -70,5 +77,6 @@ let package = Package(
         .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -14,11 +14,10 @@ struct Export: ParsableCommand {
             an edit script (.yaml, .yml, .json; docs/edit-script.md) whose output settings are the \
             defaults that options here override. Every output frame n sits at n/fps; it shows the \
             source frame on screen at the source time the time map gives (nearest), a mix of the \
-            two around it weighted by distance (blend), or a motion-compensated frame from \
-            FFmpeg's minterpolate (interpolate: very slow, hundreds of times slower than blend). \
-            auto, the default, uses nearest where a section's effective frame rate (source fps x \
-            rate) reaches the output rate and blend where it does not; a section can choose with \
-            :frames=blend. Audio is rendered through the same map as in `slomo retime`.
+            two around it weighted by distance (blend), or an in-between frame built by optical \
+            flow (interpolate; --interpolation fast|quality|draft). auto, the default, uses \
+            nearest where a section's effective frame rate (source fps x rate) reaches the output \
+            rate and interpolate where it does not; a section can choose with :frames=blend. Audio is rendered through the same map as in `slomo retime`.
 
             Codecs: h264 (libx264, 8-bit; HDR sources are tone-mapped to SDR BT.709 unless \
             --tone-map off), hevc (libx265; 10-bit and HDR tags kept from 10-bit sources), prores \

@@ -63,10 +63,17 @@ struct CFROptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("""
         How each output frame is made (sections may override with :frames=): auto (default: nearest where a section \
-        has enough source frames, blend where not), nearest, blend, interpolate (motion-compensated minterpolate where a \
-        section lacks source frames: SLOW, hundreds of times slower than blend).
+        has enough source frames, interpolate where not), nearest, blend (mix the two neighbouring source frames), \
+        interpolate (optical-flow in-between frames where a section lacks source frames, nearest elsewhere; scene \
+        cuts show the source frame).
         """, valueName: "choice"))
     var frames: String?
+
+    @Option(help: ArgumentHelp("""
+        Optical-flow preset of interpolated frames: fast (default), quality (finer flow, about 4x slower), \
+        draft (coarser, about 40% faster).
+        """, valueName: "preset"))
+    var interpolation: String?
 
     @Option(help: ArgumentHelp("Video codec: h264 (libx264, default), hevc (libx265, 10-bit from 10-bit sources), prores, ffv1.",
                                valueName: "codec"))
@@ -103,7 +110,7 @@ struct CFROptions: ParsableArguments {
 
     /// True when any CFR-only option was given.
     var anyVideoOption: Bool {
-        [frames, codec, profile, bitrate, preset, size, scaling, toneMap].contains { $0 != nil } || crf != nil || gop != nil
+        [frames, interpolation, codec, profile, bitrate, preset, size, scaling, toneMap].contains { $0 != nil } || crf != nil || gop != nil
     }
 
     /// The output frame rate: the option, else `fallback` (an edit script's); nil for none.
@@ -139,6 +146,11 @@ struct CFROptions: ParsableArguments {
             settings.frames = try FrameChoice(parsing: frames)
         } else if let choice = script.frames {
             settings.frames = choice
+        }
+        if let interpolation {
+            settings.interpolation = try InterpolationPreset(parsing: interpolation)
+        } else if let preset = script.interpolation {
+            settings.interpolation = preset
         }
         if let text = size {
             guard let parsed = Self.size(text) else {
@@ -198,6 +210,7 @@ enum ExportRunner {
         defer { withExtendedLifetime(interrupt) {} }
         let result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
         guard !progress.quiet else { return }
+        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
         let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
         let audio = "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
         switch settings.mode {
@@ -226,7 +239,7 @@ enum ExportRunner {
             for (index, (segment, choice)) in zip(plan.segments, choices).enumerated() {
                 let effective = segment.effectiveFrameRate.map { String(format: "effective %.3f fps", $0) } ?? "effective fps unknown"
                 var line = "  \(index + 1)  \(choice)  (\(effective), \(segment.outputFrames ?? 0) frames)"
-                if choice == .interpolate { line += "  slow: motion-compensated" }
+                if choice == .interpolate { line += "  optical flow (\(video.interpolation.rawValue))" }
                 lines.append(line)
             }
             var encoder = "\(video.codec.rawValue)"

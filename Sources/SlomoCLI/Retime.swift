@@ -85,6 +85,7 @@ struct Retime: ParsableCommand {
             if frameRate != nil {
                 script.output.codec = video.codec.rawValue
                 if cfrOptions.frames != nil { script.output.frames = video.frames }
+                if cfrOptions.interpolation != nil { script.output.interpolation = video.interpolation }
                 script.output.size = video.size
                 if cfrOptions.scaling != nil { script.output.scaling = video.scaling }
             }

@@ -57,6 +57,7 @@ extension OutputSettings {
         if let fps { keys.append(("fps", DocumentValue(fps))) }
         if let codec { keys.append(("codec", .text(codec))) }
         if let frames { keys.append(("frames", .text(frames.rawValue))) }
+        if let interpolation { keys.append(("interpolation", .text(interpolation.rawValue))) }
         if let size { keys.append(("size", .text(size.description))) }
         if let scaling { keys.append(("scaling", .text(scaling.rawValue))) }
         var audioKeys: [(String, DocumentValue)] = []

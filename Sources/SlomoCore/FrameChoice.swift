@@ -5,9 +5,11 @@ public enum FrameChoice: String, CaseIterable, Hashable, Sendable, Codable, Name
     case nearest
     /// A blend of the two source frames around the slot's source time.
     case blend
-    /// A motion-interpolated frame.
+    /// A frame built by optical flow from the two source frames around the slot's source time,
+    /// where a section lacks source frames (`nearest` elsewhere).
     case interpolate
-    /// `nearest` where there are enough source frames, `blend` where there are not.
+    /// `nearest` where there are enough source frames, `interpolate` where there are not
+    /// (`blend` when the source frame rate is unknown).
     case auto
 
     public static let choiceName = "frame choice"

@@ -55,6 +55,8 @@ public struct OutputSettings: Hashable, Sendable {
     public var codec: String?
     /// The default CFR frame choice; sections may override it.
     public var frames: FrameChoice?
+    /// The optical-flow preset of interpolated CFR frames.
+    public var interpolation: InterpolationPreset?
     /// The CFR output frame size.
     public var size: Size?
     /// How frames are fitted to `size`.
@@ -69,11 +71,12 @@ public struct OutputSettings: Hashable, Sendable {
     /// Settings; all default to nil.
     public init(mode: Mode? = nil, fps: Rational? = nil, codec: String? = nil, frames: FrameChoice? = nil,
                 size: Size? = nil, scaling: Scaling? = nil, audio: AudioAlgorithm? = nil, audioCodec: String? = nil,
-                spectralEngine: SpectralEngine? = nil) {
+                spectralEngine: SpectralEngine? = nil, interpolation: InterpolationPreset? = nil) {
         self.mode = mode
         self.fps = fps
         self.codec = codec
         self.frames = frames
+        self.interpolation = interpolation
         self.size = size
         self.scaling = scaling
         self.audio = audio

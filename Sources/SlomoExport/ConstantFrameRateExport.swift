@@ -38,9 +38,18 @@ struct ConstantFrameRateExport {
         for (file, entry) in zip(files, map.entries) where VideoEncoding.isHDR(file.videoStream!.video!) != VideoEncoding.isHDR(firstVideo) {
             throw ExportError(.invalidPlan, "\(entry.clip.source): mixes HDR and SDR clips in one export; convert them to one kind first")
         }
-        let schedules = try map.entries.map { entry in
-            try SlotSchedule(map: entry.map, frameRate: frameRate, sourceFrameRate: entry.clip.frameRate,
-                             defaultChoice: settings.frames)
+        let warnings = ExportWarnings()
+        let schedules = try zip(files, map.entries).map { file, entry in
+            var schedule = try SlotSchedule(map: entry.map, frameRate: frameRate, sourceFrameRate: entry.clip.frameRate,
+                                            defaultChoice: settings.frames)
+            // Pictures optical flow cannot take (4:4:4, alpha, RGB, tiny) are blended instead, with a warning.
+            let video = file.videoStream!.video!
+            if schedule.choices.contains(.interpolate),
+               let reason = FlowInterpolator.unsupportedReason(width: video.width, height: video.height, pixelFormat: video.pixelFormat) {
+                schedule.replace(.interpolate, with: .blend)
+                warnings.add("\(entry.clip.source): interpolate: blending instead, \(reason.detail)")
+            }
+            return schedule
         }
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
@@ -96,8 +105,8 @@ struct ConstantFrameRateExport {
             let placed = index == 0 ? picture : OutputPicture(sourceWidth: video.width, sourceHeight: video.height,
                                                               sampleAspectRatio: video.sampleAspectRatio, size: frame, scaling: later)
             return SlotRenderer.Clip(schedule: pair.1, video: video, picture: placed)
-        }, encoding: encoding, frameRate: frameRate,
-                                  input: sourceFrames, output: rendered)
+        }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation,
+                                  input: sourceFrames, output: rendered, warnings: warnings)
         let threads = [
             stage("decode") { try decode.run() },
             stage("render") { try render.run() },
@@ -112,7 +121,7 @@ struct ConstantFrameRateExport {
 
         let choices = Set(schedules.flatMap(\.choices))
         var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
-        if choices.contains(.interpolate) { phase = "interpolating (minterpolate: slow), " + phase }
+        if choices.contains(.interpolate) { phase = "interpolating (optical flow, \(settings.interpolation.rawValue)), " + phase }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
                                        phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings))
         let frames: Int
@@ -125,7 +134,7 @@ struct ConstantFrameRateExport {
         }
         for thread in threads { if let error = thread.join() { throw error } }
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
-                            audioTracks: audioTracks.count, nudgedPackets: 0)
+                            audioTracks: audioTracks.count, nudgedPackets: 0, warnings: warnings.all)
     }
 
     /// Opens the video encoder; a refusal names the codec option.

@@ -66,6 +66,9 @@ public struct VideoExportSettings: Sendable, Hashable {
     public var gop: Int?
     /// The default frame choice for sections that name none.
     public var frames: FrameChoice
+    /// How hard optical-flow interpolation works where slots are interpolated (`interpolate`,
+    /// and `auto` in sections without enough source frames).
+    public var interpolation: InterpolationPreset
     /// The output frame size; nil keeps the source's (the first clip's).
     public var size: OutputSettings.Size?
     /// How pictures are fitted to `size`.
@@ -75,6 +78,7 @@ public struct VideoExportSettings: Sendable, Hashable {
 
     public init(codec: Codec = .h264, profile: String? = nil, crf: Double? = nil, bitRate: Int? = nil,
                 preset: String? = nil, gop: Int? = nil, frames: FrameChoice = .auto,
+                interpolation: InterpolationPreset = .defaultPreset,
                 size: OutputSettings.Size? = nil, scaling: OutputSettings.Scaling = .aspect,
                 toneMapping: ToneMapping = .automatic) {
         self.codec = codec
@@ -84,6 +88,7 @@ public struct VideoExportSettings: Sendable, Hashable {
         self.preset = preset
         self.gop = gop
         self.frames = frames
+        self.interpolation = interpolation
         self.size = size
         self.scaling = scaling
         self.toneMapping = toneMapping

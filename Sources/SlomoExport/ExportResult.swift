@@ -13,4 +13,7 @@ public struct ExportResult: Sendable, Hashable {
     /// Packets whose DTS had to be nudged to stay strictly increasing; 0 unless a ramp's
     /// rounding to the microsecond made two equal.
     public var nudgedPackets: Int
+    /// Fallbacks taken without failing, one line each (e.g. "clip.mov: interpolate: blending
+    /// instead, …" for a picture format optical flow does not take). Empty when none.
+    public var warnings: [String] = []
 }

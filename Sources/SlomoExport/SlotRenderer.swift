@@ -1,10 +1,11 @@
+import Dispatch
 import SlomoCore
 import SlomoMedia
 
 /// The render stage of a CFR export, on its own thread: for every output slot, picks, blends
-/// or interpolates source pictures, then scales, pads or crops them, tone-maps or converts them
-/// to the encoder's pixel format (one libavfilter graph per clip), and hands them on with
-/// `pts` = slot number in the time base 1/fps.
+/// or interpolates (optical flow, `FlowInterpolator`) source pictures, then scales, pads or
+/// crops them, tone-maps or converts them to the encoder's pixel format (one libavfilter graph
+/// per clip), and hands them on with `pts` = slot number in the time base 1/fps.
 struct SlotRenderer {
     struct Clip {
         let schedule: SlotSchedule
@@ -17,8 +18,12 @@ struct SlotRenderer {
     let clips: [Clip]
     let encoding: VideoEncoding
     let frameRate: Rational
+    /// The flow preset of `interpolate` slots.
+    let interpolation: InterpolationPreset
     let input: BoundedQueue<SourceItem>
     let output: BoundedQueue<Frame>
+    /// Where fallbacks are reported (a picture format the interpolator does not take).
+    let warnings: ExportWarnings
 
     func run() throws {
         for clip in clips {
@@ -47,7 +52,12 @@ private struct ClipRenderer {
     private var window: [(time: MediaTime, frame: Frame)] = []
     private var clipEnded = false
     private var graph: FilterGraph?
-    private var interpolator: Interpolator?
+    /// Optical-flow engines for `interpolate` slots (`lookahead(width:height:)` + 1), created on
+    /// the first one: while the slots of one pair render on this thread, the others estimate the next
+    /// pairs' flows on their own threads.
+    private var engines: [FlowEngine] = []
+    /// Set when the pictures cannot be interpolated (format, size): such slots blend.
+    private var flowUnavailable = false
 
     init(clip: SlotRenderer.Clip, owner: SlotRenderer) {
         self.clip = clip
@@ -64,11 +74,10 @@ private struct ClipRenderer {
             }
             let choice = schedule.choice(ofSlot: slot)
             var picture: Frame
-            if choice == .interpolate {
-                picture = try interpolated(slot: slot, time: time) ?? blended(at: time)
-            } else {
-                interpolator = nil
-                picture = choice == .blend ? try blended(at: time) : nearest(at: time).clone()
+            switch choice {
+            case .interpolate: picture = try interpolated(at: time)
+            case .blend: picture = try blended(at: time)
+            default: picture = nearest(at: time).clone()
             }
             picture.pts = Int64(slot)
             picture.timeBase = owner.frameRate.reciprocal
@@ -76,6 +85,7 @@ private struct ClipRenderer {
             // Frames before the one shown now are never needed again.
             if let shown = window.lastIndex(where: { $0.time <= time }), shown > 0 { window.removeFirst(shown) }
         }
+        for engine in engines { engine.wait() }
         if let graph {
             for frame in try graph.process(nil) { try deliver(frame) }
         }
@@ -95,11 +105,9 @@ private struct ClipRenderer {
         switch item {
         case .endOfClip:
             clipEnded = true
-            try interpolator?.finish()
         case .frame(let frame, let time):
             if let last = window.last, time <= last.time { return }    // duplicate or out of order: keep the first
             window.append((time, frame))
-            try interpolator?.feed(frame, outputTime: clip.schedule.map.outputTime(at: time))
         }
     }
 
@@ -120,23 +128,82 @@ private struct ClipRenderer {
         return try a.frame.blended(with: b.frame, weight: weight)
     }
 
-    /// A motion-interpolated picture for `slot` from minterpolate, fed with the source pictures
-    /// at their output times; nil when it did not produce that slot (edges of the clip).
-    private mutating func interpolated(slot: Int, time: MediaTime) throws -> Frame? {
-        if interpolator == nil {
-            let first = window[0].frame
-            interpolator = try Interpolator(width: first.width, height: first.height, format: first.pixelFormat,
-                                            frameRate: owner.frameRate)
-            for entry in window {
-                try interpolator!.feed(entry.frame, outputTime: clip.schedule.map.outputTime(at: entry.time))
+    /// The picture at `time` built by optical flow from the two source pictures around it. The
+    /// pair's flows are estimated once and serve every slot between them. At a scene cut or a
+    /// failed flow the slot shows the picture on screen (as `nearest` would); pictures the
+    /// interpolator cannot take (format, size) are blended, with a warning.
+    private mutating func interpolated(at time: MediaTime) throws -> Frame {
+        guard let index = window.lastIndex(where: { $0.time <= time }), index + 1 < window.count else {
+            return nearest(at: time).clone()
+        }
+        let (a, b) = (window[index], window[index + 1])
+        let weight = (time - a.time).doubleSeconds / (b.time - a.time).doubleSeconds
+        if weight < 1.0 / 512 { return a.frame.clone() }
+        if weight > 1 - 1.0 / 512 { return b.frame.clone() }
+        if flowUnavailable { return try blended(at: time) }
+        do throws(FlowInterpolationError) {
+            if engines.isEmpty || !engines[0].takes(a.frame) {
+                for engine in engines { engine.wait() }
+                engines = try (0...Self.lookahead(width: a.frame.width, height: a.frame.height)).map { _ throws(FlowInterpolationError) in
+                    FlowEngine(try FlowInterpolator(width: a.frame.width, height: a.frame.height, pixelFormat: a.frame.pixelFormat,
+                                                    preset: owner.interpolation))
+                }
             }
+            let engine: FlowEngine
+            if let ready = engines.first(where: { $0.pair?.a == a.time && $0.pair?.b == b.time }) {
+                engine = ready
+                try engine.finish()
+            } else {
+                engine = engines.first { !$0.isBusy } ?? engines[0]
+                engine.wait()
+                try engine.load(a.frame, b.frame, times: (a.time, b.time))
+            }
+            try prefetch(after: index, besides: engine)
+            if engine.interpolator.isCut { return a.frame.clone() }
+            return try engine.interpolator.render(at: weight)
+        } catch let error where error.kind == .unsupportedFormat || error.kind == .tooSmall {
+            flowUnavailable = true
+            owner.warnings.add("interpolate: blending instead, \(error.detail)")
+            return try blended(at: time)
+        } catch {
+            // A pair the flow engine could not handle: show the picture on screen, as at a cut.
+            owner.warnings.add("interpolate: source \(a.time.doubleSeconds) s shown as is, \(error.detail)")
+            return a.frame.clone()
         }
-        let horizon = clip.schedule.outputTime(ofSlot: slot) + MediaTime(seconds: Rational(1, 2))
-        while interpolator!.frame(forSlot: slot) == nil && !clipEnded
-                && (window.last.map { clip.schedule.map.outputTime(at: $0.time) < horizon } ?? true) {
-            try take()
+    }
+
+    /// How many pairs' flows are estimated ahead, each on its own engine and thread: as many
+    /// as fit in `flowBudget` (an engine holds ≈ 76 bytes a pixel: its frame copies, four flow
+    /// fields and the warp maps; 70 MB at 720p, 158 MB at 1080p), at most 2. 720p: 2, 1080p: 1, 4K: 0.
+    static func lookahead(width: Int, height: Int) -> Int {
+        min(2, flowBudget / max(1, 76 * width * height))
+    }
+
+    /// Memory for the engines that estimate ahead.
+    static let flowBudget = 160 << 20
+
+    /// Starts estimating the flows of the next `lookahead` pairs after `window[index]`,
+    /// `window[index + 1]` on engines other than `current`, for pairs a slot of an interpolated
+    /// segment falls inside.
+    private mutating func prefetch(after index: Int, besides current: FlowEngine) throws(FlowInterpolationError) {
+        let schedule = clip.schedule
+        for ahead in stride(from: 1, through: engines.count - 1, by: 1) {
+            let first = index + ahead
+            guard first < window.count else { return }
+            do { try fill(past: window[first].time) } catch { return }   // a decode failure surfaces on the next slot
+            guard first + 1 < window.count else { return }
+            let (p, q) = (window[first], window[first + 1])
+            guard schedule.choices[schedule.map.segmentIndex(containingSource: p.time)] == .interpolate,
+                  schedule.hasSlot(from: p.time, to: q.time) else { return }
+            if engines.contains(where: { $0.pair?.a == p.time && $0.pair?.b == q.time }) { continue }
+            // An engine holding none of the pairs needed from here on.
+            let needed = window[index ... first].map(\.time)
+            guard let free = engines.first(where: { engine in
+                engine !== current && !(engine.pair.map { needed.contains($0.a) } ?? false)
+            }) else { return }
+            free.wait()
+            free.start(p.frame, q.frame, times: (p.time, q.time))
         }
-        return interpolator!.take(slot: slot)
     }
 
     private mutating func send(_ picture: Frame) throws {
@@ -159,45 +226,65 @@ private struct ClipRenderer {
     }
 }
 
-/// libavfilter's `minterpolate` (motion-compensated interpolation) over source pictures
-/// placed at their output times; its output pictures fall on the 1/fps grid, so their
-/// timestamps are slot numbers. Slow: hundreds of times slower than blending.
-private final class Interpolator {
-    private let graph: FilterGraph
-    private let inputTimeBase: Rational
-    private var ready: [Int: Frame] = [:]
-    private var lastTicks: Int64?
+/// One optical-flow interpolator and the pair it holds or is estimating on its own thread.
+/// The render thread calls everything; `start` runs `setPair` on a private serial queue, and
+/// nothing touches the interpolator again until `wait`/`finish` have seen it done.
+private final class FlowEngine: @unchecked Sendable {
+    let interpolator: FlowInterpolator
+    /// The source times of the pair loaded or being loaded.
+    private(set) var pair: (a: MediaTime, b: MediaTime)?
+    private let queue = DispatchQueue(label: "slomo flow")
+    private let group = DispatchGroup()
+    private(set) var isBusy = false
+    private var failure: FlowInterpolationError?
 
-    init(width: Int, height: Int, format: PixelFormat, frameRate: Rational) throws {
-        inputTimeBase = Rational(1, frameRate.numerator * 1000)
-        graph = try FilterGraph(video: .init(width: width, height: height, pixelFormat: format, timeBase: inputTimeBase),
-                                description: "minterpolate=fps=\(frameRate.numerator)/\(frameRate.denominator):mi_mode=mci:mc_mode=aobmc:me_mode=bidir:vsbmc=1:scd=none")
+    init(_ interpolator: FlowInterpolator) { self.interpolator = interpolator }
+
+    /// True when pictures like `frame` fit this engine.
+    func takes(_ frame: Frame) -> Bool {
+        frame.width == interpolator.width && frame.height == interpolator.height && frame.pixelFormat == interpolator.pixelFormat
     }
 
-    func feed(_ frame: Frame, outputTime: MediaTime) throws {
-        let ticks = try outputTime.ticks(in: inputTimeBase, rounding: .nearest)
-        if let lastTicks, ticks <= lastTicks { return }
-        lastTicks = ticks
-        let copy = frame.clone()
-        copy.pts = ticks
-        copy.timeBase = inputTimeBase
-        collect(try graph.process(copy))
+    /// Estimates the pair's flows now, on the calling thread.
+    func load(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) throws(FlowInterpolationError) {
+        pair = nil
+        try interpolator.setPair(a, b)
+        pair = times
     }
 
-    func finish() throws { collect(try graph.process(nil)) }
-
-    func frame(forSlot slot: Int) -> Frame? { ready[slot] }
-
-    func take(slot: Int) -> Frame? {
-        for key in ready.keys where key < slot { ready[key] = nil }
-        return ready.removeValue(forKey: slot)
-    }
-
-    private func collect(_ frames: [Frame]) {
-        for frame in frames {
-            guard let time = frame.presentationTime,
-                  let slot = try? time.ticks(in: graph.outputTimeBase, rounding: .nearest) else { continue }
-            ready[Int(slot)] = frame
+    /// Starts estimating the pair's flows on the engine's own thread.
+    func start(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) {
+        pair = times
+        failure = nil
+        isBusy = true
+        let pictures = UncheckedPair(a: a, b: b)
+        group.enter()
+        queue.async { [self] in
+            do throws(FlowInterpolationError) { try interpolator.setPair(pictures.a, pictures.b) } catch { failure = error }
+            group.leave()
         }
     }
+
+    /// Waits for a started estimate (nothing when none is running).
+    func wait() {
+        guard isBusy else { return }
+        group.wait()
+        isBusy = false
+    }
+
+    /// Waits for the started estimate and throws its error.
+    func finish() throws(FlowInterpolationError) {
+        wait()
+        if let failure {
+            pair = nil
+            self.failure = nil
+            throw failure
+        }
+    }
+}
+
+/// Two pictures handed to the flow thread, which alone reads them until it is done.
+private struct UncheckedPair: @unchecked Sendable {
+    let a: Frame
+    let b: Frame
 }

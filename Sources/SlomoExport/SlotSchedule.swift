@@ -9,7 +9,7 @@ struct SlotSchedule {
     /// The slots of this clip: `first ..< end`.
     let slots: Range<Int>
     /// The resolved frame choice of each segment of the map (never `auto`).
-    let choices: [FrameChoice]
+    private(set) var choices: [FrameChoice]
 
     init(map: TimeMap, frameRate: Rational, sourceFrameRate: Rational?, defaultChoice: FrameChoice) throws {
         self.map = map
@@ -22,17 +22,24 @@ struct SlotSchedule {
     }
 
     /// `auto` becomes `nearest` where the segment's effective frame rate is at least the target
-    /// (there is a real source frame for every slot) and `blend` where it is lower.
-    /// `interpolate` becomes `nearest` where the effective rate reaches the target: there is
-    /// nothing to invent there, and minterpolate would only burn time.
+    /// (there is a real source frame for every slot) and `interpolate` (optical flow) where it
+    /// is lower; `blend` when the source frame rate is unknown. `interpolate` becomes `nearest`
+    /// where the effective rate reaches the target: there is nothing to invent there, and
+    /// estimating flow would only burn time.
     static func resolve(_ choice: FrameChoice, segment: TimeMap.Segment, sourceFrameRate: Rational?,
                         target: Rational) -> FrameChoice {
         let enough = sourceFrameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0) >= target }
         switch choice {
-        case .auto: return enough == true ? .nearest : .blend
+        case .auto: return enough.map { $0 ? .nearest : .interpolate } ?? .blend
         case .interpolate: return enough == true ? .nearest : .interpolate
         case .nearest, .blend: return choice
         }
+    }
+
+    /// Replaces one resolved choice by another in every segment (e.g. `interpolate` by `blend`
+    /// for pictures optical flow cannot take).
+    mutating func replace(_ choice: FrameChoice, with other: FrameChoice) {
+        choices = choices.map { $0 == choice ? other : $0 }
     }
 
     /// The output time of slot `n`.

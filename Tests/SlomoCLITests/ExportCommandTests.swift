@@ -58,7 +58,7 @@ import Testing
         let text = result.standardOutput
         #expect(text.contains("frame choice per segment:"))
         #expect(text.contains("2  nearest  (effective 60.000 fps, 240 frames)"), "\(text)")
-        #expect(text.contains("4  blend  (effective 24.000 fps, 300 frames)"), "\(text)")
+        #expect(text.contains("4  interpolate  (effective 24.000 fps, 300 frames)  optical flow (fast)"), "\(text)")
         #expect(text.contains("total output duration: 25.000 s, 750 frames at 30 fps"), "\(text)")
         #expect(try Self.contents(folder).isEmpty)
     }

@@ -29,6 +29,10 @@ public enum Fixture: String, CaseIterable, Sendable {
     case longFlashAndBeep
     /// 2 s, 160x120, 30 fps FFV1 (lossless) in .mov (exact 1/30 timestamps): an 8 px white bar on black moving 4 px a frame.
     case movingBar
+    /// 10 s, 160x120, 60 fps H.264 of black with a white flash on frames 30–31 of every
+    /// second (at 0.5 s + k) and a 10 ms 1 kHz beep at the same times: sync through
+    /// interpolated sections.
+    case flashAndBeep60
     /// 0.5 s, 1280x720, 30 fps H.264 of flat mid grey, for scaling tests (bars are black).
     case gray720
     /// 1 s, 320x180, 10-bit HEVC PQ (HDR10) whose mastering display (1000 nits) and content
@@ -38,7 +42,7 @@ public enum Fixture: String, CaseIterable, Sendable {
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .gray720, .pq: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .flashAndBeep60, .gray720, .pq: "mov"
         case .movingBar: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
@@ -98,6 +102,13 @@ public enum Fixture: String, CaseIterable, Sendable {
                 + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
             return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
                 + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+        case .flashAndBeep60:
+            let flash = "color=c=black:size=160x120:rate=60:duration=10,"
+                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(mod(n,60),30,31)'"
+            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
+                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
+            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
+                + x264 + ["-bf", "3", "-g", "60", "-c:a", "aac", "-b:a", "192k"]
         case .movingBar:
             let bar = "color=c=black:size=160x120:rate=30:duration=2[bg];color=c=white:size=8x120:rate=30:duration=2[bar];"
                 + "[bg][bar]overlay=x='mod(n*4,152)':y=0:shortest=1,format=yuv420p"
