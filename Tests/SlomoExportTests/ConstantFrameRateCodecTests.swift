@@ -10,12 +10,7 @@ import Testing
     @Test func hlgIntoHEVCStaysTenBitHLG() throws {
         let (output, _, _) = try CFR.export(try Fixture.hlg.path, sections: ["0.2-0.4x0.5"],
                                             video: VideoExportSettings(codec: .hevc, preset: "ultrafast"), fileExtension: "mov")
-        let video = try #require(try FFprobe(output).stream("video"))
-        #expect(video["pix_fmt"] as? String == "yuv420p10le")
-        #expect(video["color_primaries"] as? String == "bt2020")
-        #expect(video["color_transfer"] as? String == "arib-std-b67")
-        #expect(video["color_space"] as? String == "bt2020nc")
-        #expect(video["codec_tag_string"] as? String == "hvc1")
+        try CFR.expectTenBitHLG(output)
     }
 
     @Test func proResHQFromATenBitSource() throws {

@@ -3,6 +3,7 @@ import SlomoCore
 import SlomoExport
 import SlomoMedia
 import SlomoTestSupport
+import Testing
 
 /// Helpers for constant-frame-rate export tests.
 enum CFR {
@@ -18,6 +19,37 @@ enum CFR {
                                     video: video)
         let result = try session.run(progress: progress)
         return (output, session, result)
+    }
+
+    /// The flashes and beeps of a flash-and-beep export (flashes at source k + 0.5 s), each
+    /// flash checked to lie within one output `frame` of where `map` sends it; also the mapped
+    /// times and the worst flash offset.
+    static func flashesAndBeeps(_ output: String, map: TimeMap, frame: Double) throws
+        -> (flashes: [Double], beeps: [Double], expected: [Double], worstFlash: Double) {
+        let expected = (0..<10).map { map.outputTime(at: MediaTime(seconds: Rational(2 * Int64($0) + 1, 2))).doubleSeconds }
+        let flashes = try flashStarts(output, frameInterval: frame)
+        let beeps = try SyncProbe.beepOnsets(output)
+        #expect(flashes.count == expected.count, "flashes at \(flashes), expected \(expected)")
+        #expect(beeps.count == expected.count, "beeps at \(beeps)")
+        var worstFlash = 0.0
+        for (flash, target) in zip(flashes, expected) {
+            worstFlash = max(worstFlash, abs(flash - target))
+            #expect(abs(flash - target) <= frame + 1e-6, "flash at \(flash) s, map says \(target) s")
+        }
+        return (flashes, beeps, expected, worstFlash)
+    }
+
+    /// Checks that `output`'s video is 10-bit HLG HEVC tagged for Apple players; returns its
+    /// ffprobe stream.
+    @discardableResult
+    static func expectTenBitHLG(_ output: String) throws -> [String: Any] {
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["pix_fmt"] as? String == "yuv420p10le")
+        #expect(video["color_primaries"] as? String == "bt2020")
+        #expect(video["color_transfer"] as? String == "arib-std-b67")
+        #expect(video["color_space"] as? String == "bt2020nc")
+        #expect(video["codec_tag_string"] as? String == "hvc1")
+        return video
     }
 
     /// Every decoded picture of the first video stream as raw bytes in `pixelFormat`.
