@@ -203,6 +203,11 @@ struct CommandError: Error, CustomStringConvertible {
 /// What `retime` and `export` do once the composition and settings are known: the plan of a
 /// dry run, or the export with progress and Ctrl-C, and the summary line.
 enum ExportRunner {
+    /// Each of `result`'s warnings on stderr, as `warning: …`.
+    static func printWarnings(_ result: ExportResult) {
+        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+    }
+
     static func run(_ composition: Composition, to target: String, settings: ExportSettings,
                     video: VideoExportSettings, progress: ProgressOptions) throws {
         let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
@@ -210,7 +215,7 @@ enum ExportRunner {
         defer { withExtendedLifetime(interrupt) {} }
         let result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
         guard !progress.quiet else { return }
-        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        printWarnings(result)
         let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
         let audio = "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
         switch settings.mode {

@@ -68,6 +68,7 @@ struct Stretch: ParsableCommand {
         defer { withExtendedLifetime(interrupt) {} }
         let result = try session.run(progress: ProgressPrinter(style: progressOptions.style).callAsFunction)
         if !progressOptions.quiet {
+            ExportRunner.printWarnings(result)
             print("\(result.outputPath): \(String(format: "%.3f", result.outputDuration.doubleSeconds)) s of audio, stretched with \(algorithm)")
         }
     }

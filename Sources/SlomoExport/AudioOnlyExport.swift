@@ -40,6 +40,7 @@ struct AudioOnlyExport {
                                        phase: "rendering audio (\(session.settings.audioAlgorithm))")
         _ = try writer.write(video: { nil }, videoStream: 0, audio: [track], progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
-                            videoFrames: 0, audioTracks: 1, nudgedPackets: 0)
+                            videoFrames: 0, audioTracks: 1, nudgedPackets: 0,
+                            warnings: [track.clippingWarning].compactMap { $0 })
     }
 }

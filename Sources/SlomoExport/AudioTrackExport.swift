@@ -1,3 +1,4 @@
+import Foundation
 import SlomoAudio
 import SlomoCore
 import SlomoMedia
@@ -17,6 +18,10 @@ final class AudioTrackExport {
     private var rendered: [[Float]]
     private var encodedSamples: Int64 = 0
     private var finished = false
+    /// Rendered samples beyond full scale (clipped by integer codecs and most decoders), and
+    /// the largest magnitude rendered.
+    private var overFullScale = 0
+    private var peak: Float = 0
 
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
     /// `origin`), added to `muxer` as an encoded stream.
@@ -54,6 +59,7 @@ final class AudioTrackExport {
     /// encodes the remainder and flushes the encoder.
     private func produce() throws {
         if let block = try audio.nextBlock(maxFrames: 8192) {
+            measureLevel(block)
             // Codecs without a fixed frame size (PCM, FLAC) take each block as it comes.
             guard encoder.frameSize > 0 else { return try encode(block.channels, offset: 0, count: block.frameCount) }
             for channel in 0..<format.channelCount { rendered[channel] += block.channels[channel] }
@@ -73,6 +79,25 @@ final class AudioTrackExport {
             pending += try encoder.encode(nil)
             finished = true
         }
+    }
+
+    /// Counts the samples of `block` beyond full scale.
+    private func measureLevel(_ block: AudioBuffer) {
+        for channel in block.channels {
+            for x in channel where abs(x) > 1 {
+                overFullScale += 1
+                peak = max(peak, abs(x))
+            }
+        }
+    }
+
+    /// A warning when the rendered audio went beyond full scale (a stretch can raise peaks:
+    /// the phase-gradient engine sharpens speech's pulses), nil otherwise.
+    var clippingWarning: String? {
+        guard overFullScale > 0 else { return nil }
+        let dB = 20 * log10(Double(peak))
+        return "audio: \(overFullScale) rendered samples were beyond full scale (peak +\(String(format: "%.1f", dB)) dBFS) "
+            + "and clip in 16-bit formats and most players; lower the input's level for a clean result"
     }
 
     /// Encodes frames `offset ..< offset + count` of planar `channels`.

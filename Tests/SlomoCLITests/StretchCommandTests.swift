@@ -63,6 +63,25 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// 2 s of a 220 Hz square wave at `amplitude`, 16-bit WAV: its stretched harmonics lose
+    /// their alignment, so its peaks grow.
+    static func squareWAV(amplitude: String) throws -> String {
+        try FixtureCache.shared.path(for: "square-\(amplitude)", extension: "wav", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+            "aevalsrc='\(amplitude)*sgn(sin(2*PI*220*t))':sample_rate=48000:duration=2", "-c:a", "pcm_s16le"])
+    }
+
+    @Test func renderedAudioBeyondFullScaleIsReported() throws {
+        let folder = try FixtureCache.shared.scratchFolder("stretch-clip")
+        let loud = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.95"), "--rate", "0.5", "-o", folder.path + "/loud.wav"])
+        #expect(loud.status == 0, "\(loud.standardError)")
+        print("stretch of a 0.95 square wave at 0.5x: \(loud.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
+        #expect(loud.standardError.contains("warning: audio:") && loud.standardError.contains("beyond full scale"))
+        let quiet = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.2"), "--rate", "0.5", "-o", folder.path + "/quiet.wav"])
+        #expect(quiet.status == 0)
+        #expect(!quiet.standardError.contains("warning"), "\(quiet.standardError)")
+    }
+
     @Test func nonAudioUnreadableAndMissingFolder() throws {
         let folder = try FixtureCache.shared.scratchFolder("stretch-bad-input")
         let videoOnly = try Slomo.run(["stretch", try Fixture.videoOnly.path, "--rate", "0.5", "-o", folder.path + "/a.wav"])
