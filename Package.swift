@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "slomo", targets: ["SlomoCLI"]),
+        .library(name: "Slomo", targets: ["Slomo"]),
         .library(name: "SlomoCore", targets: ["SlomoCore"]),
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
@@ -49,6 +50,8 @@ let package = Package(
         .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
+        // The umbrella module: `import Slomo` re-exports the public modules.
+        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
@@ -59,7 +62,7 @@ let package = Package(
         ),
 
         // Examples: the library used the way a script would.
-        .executableTarget(name: "RetimeExample", dependencies: ["SlomoCore", "SlomoMedia", "SlomoExport"],
+        .executableTarget(name: "RetimeExample", dependencies: ["Slomo"],
                           path: "Examples/RetimeExample"),
 
         // Benchmarks (scripts/bench): they measure and print, they do not assert.

@@ -3,9 +3,7 @@
 //
 //   swift run RetimeExample match.mov match-slow.mov
 import Foundation
-import SlomoCore
-import SlomoExport
-import SlomoMedia
+import Slomo
 
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
