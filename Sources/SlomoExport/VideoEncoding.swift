@@ -1,0 +1,132 @@
+import SlomoCore
+import SlomoMedia
+
+/// The mastering display and content light metadata an HDR export carries over.
+struct HDRMetadata {
+    var masteringDisplay: MasteringDisplay?
+    var contentLight: ContentLight?
+
+    /// The stream's metadata, else the first decoded picture's (x265 and others put it in SEI
+    /// messages only).
+    static func of(_ path: String, stream: StreamInfo) throws -> HDRMetadata {
+        var metadata = HDRMetadata(masteringDisplay: stream.video?.hdr?.masteringDisplay,
+                                   contentLight: stream.video?.hdr?.contentLight)
+        if metadata.masteringDisplay == nil || metadata.contentLight == nil,
+           let first = try FrameReader(path: path, stream: stream.index).next() {
+            metadata.masteringDisplay = metadata.masteringDisplay ?? first.masteringDisplay
+            metadata.contentLight = metadata.contentLight ?? first.contentLight
+        }
+        return metadata
+    }
+}
+
+/// The encoder-side decisions for one export: pixel format, colour, encoder options.
+struct VideoEncoding {
+    let settings: VideoExportSettings
+    let pixelFormat: PixelFormat
+    /// The colour tags of the output pictures.
+    let color: ColorInfo
+    /// True when HDR source pictures are tone-mapped to SDR BT.709.
+    let toneMaps: Bool
+
+    static func isHDR(_ video: VideoInfo) -> Bool {
+        video.hdr != nil || video.color.transfer == "smpte2084" || video.color.transfer == "arib-std-b67"
+    }
+
+    /// Decides for a source (the first clip's video). Throws when HDR would go into h264 and
+    /// tone-mapping is refused or impossible.
+    init(_ settings: VideoExportSettings, source: VideoInfo, path: String) throws {
+        self.settings = settings
+        let hdr = Self.isHDR(source)
+        let deep = (source.bitDepth ?? 8) > 8
+        toneMaps = hdr && settings.codec == .h264
+        if toneMaps {
+            guard settings.toneMapping == .automatic else {
+                throw ExportError(.unsupportedCodec, "\(path): is HDR (\(source.color.transfer ?? "HDR")) and h264 output is SDR; "
+                                  + "use --codec hevc or --codec prores to keep HDR, or allow tone-mapping (--tone-map auto)")
+            }
+            guard VideoExportSettings.canToneMap else {
+                throw ExportError(.unsupportedCodec, "\(path): is HDR and h264 output is SDR, but this FFmpeg build has no "
+                                  + "tone-mapper (zscale needs zimg); use --codec hevc or --codec prores to keep HDR")
+            }
+        }
+        switch settings.codec {
+        case .h264:
+            pixelFormat = .yuv420p
+        case .hevc:
+            switch settings.profile {
+            case "main": pixelFormat = .yuv420p
+            case "main10": pixelFormat = .yuv420p10
+            default: pixelFormat = deep ? .yuv420p10 : .yuv420p
+            }
+        case .prores:
+            pixelFormat = (settings.profile ?? "hq").hasPrefix("4444") ? PixelFormat(name: "yuv444p10le")! : .yuv422p10
+        case .ffv1:
+            pixelFormat = PixelFormat(name: source.pixelFormat) ?? .yuv420p
+        }
+        color = toneMaps ? ColorInfo.named(primaries: "bt709", transfer: "bt709", matrix: "bt709", range: "tv") : source.color
+    }
+
+    /// The libavfilter chain that tone-maps the source's HDR pictures to SDR BT.709 4:2:0.
+    func toneMapFilter(source: VideoInfo) -> String {
+        var input = "t=linear:npl=100"
+        if let transfer = source.color.transfer { input = "tin=\(transfer):" + input }
+        if let primaries = source.color.primaries { input = "pin=\(primaries):" + input }
+        if let matrix = source.color.matrix { input = "min=\(matrix):" + input }
+        return "zscale=\(input),format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
+            + "zscale=t=bt709:m=bt709:r=tv"
+    }
+
+    /// The encoder settings for pictures of `width`×`height` at `frameRate`.
+    func encoderSettings(width: Int, height: Int, frameRate: Rational, hdr: HDRMetadata) -> VideoEncoderSettings {
+        var options: [String: String] = [:]
+        if let primaries = color.primaries { options["color_primaries"] = primaries }
+        if let transfer = color.transfer { options["color_trc"] = transfer }
+        if let matrix = color.matrix { options["colorspace"] = matrix }
+        if let range = color.range { options["color_range"] = range }
+        switch settings.codec {
+        case .h264:
+            options["preset"] = settings.preset ?? "medium"
+            if settings.bitRate == nil { options["crf"] = Self.number(settings.crf ?? 20) }
+            if let profile = settings.profile { options["profile"] = profile }
+            // The lookahead in the encoding thread, not its own: the same stream bit for bit,
+            // ≈ 30 MB less at 1080p with the medium preset (its buffer frames).
+            options["x264-params"] = "sync-lookahead=0"
+        case .hevc:
+            options["preset"] = settings.preset ?? "medium"
+            if settings.bitRate == nil { options["crf"] = Self.number(settings.crf ?? 24) }
+            var params = ["log-level=error"]
+            if !toneMaps {
+                if let display = hdr.masteringDisplay, let master = Self.x265MasterDisplay(display) {
+                    params.append("master-display=\(master)")
+                }
+                if let light = hdr.contentLight {
+                    params.append("max-cll=\(light.maxContentLightLevel),\(light.maxFrameAverageLightLevel)")
+                }
+            }
+            options["x265-params"] = params.joined(separator: ":")
+        case .prores:
+            let profiles = ["proxy": 0, "lt": 1, "standard": 2, "hq": 3, "4444": 4, "4444xq": 5]
+            options["profile"] = String(profiles[settings.profile ?? "hq"] ?? 3)
+        case .ffv1:
+            options["level"] = "3"
+        }
+        return VideoEncoderSettings(codec: settings.codec.encoderName, width: width, height: height,
+                                    pixelFormat: pixelFormat, timeBase: frameRate.reciprocal, frameRate: frameRate,
+                                    sampleAspectRatio: Rational(1), bitRate: settings.bitRate, gopSize: settings.gop,
+                                    options: options)
+    }
+
+    /// x265's `G(x,y)B(x,y)R(x,y)WP(x,y)L(max,min)` in units of 0.00002 and 0.0001 nits.
+    static func x265MasterDisplay(_ display: MasteringDisplay) -> String? {
+        guard let primaries = display.primaries, primaries.count == 3, let white = display.whitePoint,
+              let maxL = display.maxLuminance, let minL = display.minLuminance else { return nil }
+        func xy(_ pair: [Double]) -> String { "(\(Int((pair[0] * 50000).rounded())),\(Int((pair[1] * 50000).rounded())))" }
+        return "G\(xy(primaries[1]))B\(xy(primaries[2]))R\(xy(primaries[0]))WP\(xy(white))"
+            + "L(\(Int((maxL * 10000).rounded())),\(Int((minL * 10000).rounded())))"
+    }
+
+    static func number(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}
