@@ -2,7 +2,8 @@ import CFFmpeg
 
 /// An error returned by an FFmpeg call: its code, FFmpeg's own message, the operation that
 /// failed and the file it concerned. Modelled on swift-system's `Errno`: compare with the
-/// named constants (`error.code == FFmpegError.endOfFile.code`, or `error.is(.endOfFile)`).
+/// named constants (`catch FFmpegError.endOfFile`, `error.is(.endOfFile)`, or
+/// `error.code == FFmpegError.endOfFile.code`).
 public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
     /// FFmpeg's negative error code (an `AVERROR(errno)` or an `FFERRTAG` value).
     public let code: Int32
@@ -32,6 +33,12 @@ public struct FFmpegError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// True when the codes are the same, whatever the operation and path.
     public func `is`(_ other: FFmpegError) -> Bool { code == other.code }
+
+    /// Lets `catch FFmpegError.noSpace { … }` match any error with that code, whatever its
+    /// operation and path.
+    public static func ~= (pattern: FFmpegError, value: any Error) -> Bool {
+        (value as? FFmpegError)?.code == pattern.code
+    }
 
     public static func == (lhs: FFmpegError, rhs: FFmpegError) -> Bool { lhs.code == rhs.code }
     public func hash(into hasher: inout Hasher) { hasher.combine(code) }
