@@ -7,21 +7,21 @@ final class VirtualDisplay {
     let server: Daemon
     let display: String
 
-    /// Starts Xvfb on a free display; nil (with the reason printed) when it cannot start.
+    /// Whether Xvfb is installed: the screen tests are skipped (and say so) without it.
+    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") }
+
+    /// Starts Xvfb on a free display; nil (with the reason printed) when it cannot start: a
+    /// test then fails (`#require`), it does not pass without having run.
     /// `-noreset`: without it the server resets when its last client leaves, and what a client
     /// such as xsetroot painted is gone.
     static func start(size: String = "640x480x24") -> VirtualDisplay? {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
-            print("skipping: Xvfb is not installed (run scripts/setup)")
-            return nil
-        }
         for number in 140..<200 where claimDisplay(number) {
             if let server = Daemon.start("/usr/bin/Xvfb", [":\(number)", "-screen", "0", size, "-nolisten", "tcp", "-noreset"],
                                          readyWhen: "/tmp/.X11-unix/X\(number)") {
                 return VirtualDisplay(server: server, display: ":\(number)")
             }
         }
-        print("skipping: Xvfb did not start")
+        print("Xvfb did not start on any display from :140 to :199")
         return nil
     }
 
@@ -52,9 +52,9 @@ final class VirtualDisplay {
 // not compete with each other for the two cores.
 extension CaptureCommandTests {
     /// x11grab through `slomo capture --input x11:…` on Xvfb.
-    @Suite struct Screen {
+    @Suite(.enabled(if: VirtualDisplay.isInstalled, "needs Xvfb (scripts/setup installs it)")) struct Screen {
         @Test func screenAt60FpsFor3Seconds() throws {
-            guard let screen = VirtualDisplay.start() else { return }
+            let screen = try #require(VirtualDisplay.start(), "Xvfb is installed but did not start")
             defer { screen.stop() }
             let folder = try FixtureCache.shared.scratchFolder("capture-x11")
             let path = folder.appendingPathComponent("screen.mp4").path
@@ -106,10 +106,11 @@ extension CaptureCommandTests {
         }
 
         @Test func cropCapturesTheRequestedRegion() throws {
-            guard let screen = VirtualDisplay.start() else { return }
+            let screen = try #require(VirtualDisplay.start(), "Xvfb is installed but did not start")
             defer { screen.stop() }
             let folder = try FixtureCache.shared.scratchFolder("capture-x11-region")
-            guard try Self.paint(screen.display, screen: (640, 480), region: (100, 50, 320, 240), folder: folder) else { return }
+            try #require(try Self.paint(screen.display, screen: (640, 480), region: (100, 50, 320, 240), folder: folder),
+                         "xsetroot could not paint the test pattern")
             let path = folder.appendingPathComponent("crop.mov").path
             let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--no-cursor",
                                         "--duration", "1", "-o", path, "-q"])
@@ -118,8 +119,7 @@ extension CaptureCommandTests {
             let (status, luma, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1",
                                                                      "-f", "rawvideo", "-pix_fmt", "gray", "-"])
             #expect(status == 0)
-            #expect(luma.count == 320 * 240)
-            guard luma.count == 320 * 240 else { return }
+            try #require(luma.count == 320 * 240)
             func at(_ x: Int, _ y: Int) -> UInt8 { luma[y * 320 + x] }
             print("crop corners: \(at(0, 0)) \(at(319, 0)) \(at(0, 239)) \(at(319, 239)); centre \(at(159, 119)) \(at(160, 120))")
             // White top-left and bottom-right quarters, black elsewhere: a rectangle off by a
@@ -133,7 +133,7 @@ extension CaptureCommandTests {
         }
 
         @Test func cropOutsideTheScreenIsAClearError() throws {
-            guard let screen = VirtualDisplay.start() else { return }
+            let screen = try #require(VirtualDisplay.start(), "Xvfb is installed but did not start")
             defer { screen.stop() }
             let folder = try FixtureCache.shared.scratchFolder("capture-x11-bad")
             let path = folder.appendingPathComponent("screen.mov").path
@@ -145,7 +145,7 @@ extension CaptureCommandTests {
         }
 
         @Test func killedXServerIsADeviceLoss() throws {
-            guard let screen = VirtualDisplay.start() else { return }
+            let screen = try #require(VirtualDisplay.start(), "Xvfb is installed but did not start")
             let folder = try FixtureCache.shared.scratchFolder("capture-x11-lost")
             let path = folder.appendingPathComponent("screen.mov").path
             let recorder = try BackgroundCommand(try Slomo.executable,
