@@ -7,7 +7,8 @@ final class SpectrumFrame {
     let channelCount: Int
     var inputPosition = 0
     var outputPosition = 0
-    /// Input frames per output frame where this frame was placed (the map's rate there).
+    /// The rate its group delays are stretched by: the map's rate where the frame was placed,
+    /// or 1 for a frame held near an onset.
     var rate = 1.0
     /// Channel c's spectrum at `spectra + 2·binCount·c` (interleaved re, im).
     let spectra: UnsafeMutablePointer<Float>
