@@ -34,7 +34,8 @@ extension EditScript {
             throw TimeModelError(.unparseable, "the file is not UTF-8 text", subject: path)
         }
         do {
-            try self.init(parsing: text, baseDirectory: (path as NSString).deletingLastPathComponent)
+            // The script's own folder, absolute: a bare name (`edit.yaml`) has an empty one.
+            try self.init(parsing: text, baseDirectory: URL(fileURLWithPath: path).deletingLastPathComponent().path)
             if checkSources {
                 for (index, clip) in clips.enumerated() where !FileManager.default.fileExists(atPath: sourcePath(of: clip)) {
                     throw TimeModelError(.missingFile, "source file \(sourcePath(of: clip)) does not exist",

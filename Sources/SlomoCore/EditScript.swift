@@ -62,7 +62,7 @@ public struct EditScript: Hashable, Sendable {
     /// The path of a clip's source: as written when absolute or without a base directory,
     /// otherwise joined to `baseDirectory`.
     public func sourcePath(of clip: Clip) -> String {
-        guard let baseDirectory, !clip.source.hasPrefix("/") else { return clip.source }
+        guard let baseDirectory, !baseDirectory.isEmpty, !clip.source.hasPrefix("/") else { return clip.source }
         return baseDirectory.hasSuffix("/") ? baseDirectory + clip.source : baseDirectory + "/" + clip.source
     }
 

@@ -49,6 +49,22 @@ import Testing
         #expect((root["segments"] as? [[String: Any]])?.first?["audio"] as? String == "varispeed")
     }
 
+    /// Issue 16: in a folder holding `ok.yaml` and `clip.mov`, `slomo plan ok.yaml` looked for
+    /// `/clip.mov`. Relative sources resolve against the script's folder, named bare or not.
+    @Test func scriptNamedBareFindsItsRelativeSource() throws {
+        let folder = try FixtureCache.shared.scratchFolder("cli-plan-bare")
+        try FileManager.default.copyItem(atPath: try Fixture.hfr240.path, toPath: folder.appendingPathComponent("clip.mov").path)
+        try Data("slomo: 1\nclips:\n  - source: clip.mov\n    sections:\n      - 2-4x0.25\n".utf8)
+            .write(to: folder.appendingPathComponent("ok.yaml"))
+        let result = try runCommand("/bin/sh", ["-c", "cd '\(folder.path)' && '\(try Slomo.executable)' plan ok.yaml --json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let segments = try #require(root["segments"] as? [[String: Any]])
+        print("plan ok.yaml from its own folder: \(segments.count) segments, the slowed one at \(segments.count > 1 ? segments[1]["effectiveFrameRate"] ?? "?" : "?") fps")
+        #expect(segments.count == 3)
+        #expect(segments.count > 1 && segments[1]["effectiveFrameRate"] as? Double == 60)
+    }
+
     @Test(arguments: [
         (["2-4x0"], "section '2-4x0': rate 0 must be greater than 0"),
         (["4-2x0.5"], "section '4-2x0.5': start 4 s must be before end 2 s"),
