@@ -16,9 +16,12 @@ extension CaptureCommandTests {
             return output.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
         }
 
-        /// Upward zero crossings a second, over the samples after the first 0.1 s.
+        /// Upward zero crossings a second, over the samples after the first 0.1 s and before
+        /// the last 0.1 s. A recording ends where the sound was cut, and AAC rings briefly
+        /// after an abrupt cut: when the last 10 ms sound block ran past the picture's end,
+        /// that ringing alone added 11–18 crossings (446 Hz measured for a 440 Hz tone).
         static func frequency(_ samples: [Float], sampleRate: Double = 48000) -> Double {
-            let body = samples.dropFirst(Int(sampleRate / 10))
+            let body = samples.dropFirst(Int(sampleRate / 10)).dropLast(Int(sampleRate / 10))
             let crossings = zip(body.dropFirst(), body).filter { $1 < 0 && $0 >= 0 }.count
             return Double(crossings) / (Double(body.count) / sampleRate)
         }
