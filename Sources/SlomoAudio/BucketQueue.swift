@@ -16,8 +16,6 @@ struct BucketQueue {
         next = Array(repeating: -1, count: itemCount)
     }
 
-    var isEmpty: Bool { top < 0 }
-
     mutating func clear() {
         while top >= 0 {
             heads[top] = -1

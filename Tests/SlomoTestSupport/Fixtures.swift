@@ -89,26 +89,14 @@ public enum Fixture: String, CaseIterable, Sendable {
         case .videoOnly:
             return quiet + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=60:duration=2"] + x264
         case .flashAndBeep:
-            let flash = "color=c=black:size=160x120:rate=240:duration=10,"
-                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='eq(mod(n,240),120)'"
-            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
-                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
-            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
-                + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+            return quiet + Self.flashAndBeep(rate: 240, flashWhen: "eq(mod(n,240),120)") + x264
+                + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
         case .longFlashAndBeep:
-            let flash = "color=c=black:size=160x120:rate=240:duration=10,"
-                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(mod(n,240),120,127)'"
-            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
-                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
-            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
-                + x264 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+            return quiet + Self.flashAndBeep(rate: 240, flashWhen: "between(mod(n,240),120,127)") + x264
+                + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
         case .flashAndBeep60:
-            let flash = "color=c=black:size=160x120:rate=60:duration=10,"
-                + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='between(mod(n,60),30,31)'"
-            let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
-                + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
-            return quiet + ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
-                + x264 + ["-bf", "3", "-g", "60", "-c:a", "aac", "-b:a", "192k"]
+            return quiet + Self.flashAndBeep(rate: 60, flashWhen: "between(mod(n,60),30,31)") + x264
+                + ["-bf", "3", "-g", "60", "-c:a", "aac", "-b:a", "192k"]
         case .movingBar:
             let bar = "color=c=black:size=160x120:rate=30:duration=2[bg];color=c=white:size=8x120:rate=30:duration=2[bar];"
                 + "[bg][bar]overlay=x='mod(n*4,152)':y=0:shortest=1,format=yuv420p"
@@ -167,5 +155,18 @@ public final class FixtureCache: Sendable {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         return String(hash, radix: 16)
+    }
+}
+
+extension Fixture {
+    /// Inputs of the flash-and-beep clips: 10 s of black 160x120 at `rate` fps, white where
+    /// `flashWhen` (an expression of the frame number n) holds, and a 10 ms 1 kHz beep at
+    /// k + 0.5 s over a −100 dBFS floor, stereo.
+    static func flashAndBeep(rate: Int, flashWhen: String) -> [String] {
+        let flash = "color=c=black:size=160x120:rate=\(rate):duration=10,"
+            + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='\(flashWhen)'"
+        let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
+            + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
+        return ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
     }
 }
