@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
         .library(name: "SlomoExport", targets: ["SlomoExport"]),
         .library(name: "SlomoCapture", targets: ["SlomoCapture"]),
+        .library(name: "SlomoInterchange", targets: ["SlomoInterchange"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -50,13 +51,16 @@ let package = Package(
         .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
+        // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
+        .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoMedia"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
-        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture"]),
+        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
+                                              "SlomoInterchange"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
+                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -79,6 +83,7 @@ let package = Package(
         .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17

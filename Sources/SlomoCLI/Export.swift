@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlomoCore
 import SlomoExport
+import SlomoInterchange
 import SlomoMedia
 
 /// `slomo export INPUT --cfr FPS [-o OUT] [--section …]`: a constant-frame-rate movie from a
@@ -10,9 +11,10 @@ struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Export a retimed movie or an edit script at a constant frame rate (re-encoded).",
         discussion: """
-            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), or \
-            an edit script (.yaml, .yml, .json; docs/edit-script.md) whose output settings are the \
-            defaults that options here override. Every output frame n sits at n/fps; it shows the \
+            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), an \
+            edit script (.yaml, .yml, .json; docs/edit-script.md) whose output settings are the \
+            defaults that options here override, or an OpenTimelineIO timeline (.otio, as written \
+            by Resolve, Kdenlive or `slomo timeline`; docs/interchange.md). Every output frame n sits at n/fps; it shows the \
             source frame on screen at the source time the time map gives (nearest), a mix of the \
             two around it weighted by distance (blend), or an in-between frame built by optical \
             flow (interpolate; --interpolation fast|quality|draft). auto, the default, uses \
@@ -28,14 +30,19 @@ struct Export: ParsableCommand {
               slomo export match.mov --section 2-4x0.25 --cfr 30 -o match-30.mp4
               slomo export match.mov --section 2-4x0.1:frames=blend --cfr 29.97 --size 1280x720
               slomo export edit.yaml --cfr 30 --codec prores --profile hq -o edit.mov
+              slomo export from-resolve.otio --cfr 30 -o edit.mp4
+              slomo export IMG_0001.MOV --phone                  (30 fps, as Photos exports)
+              slomo export match.mov --section 2-4x0.25 --cfr 30 --timeline match.fcpxml
               slomo export match.mov --section 2-4x0.25 --cfr 30 --dry-run
             """)
 
-    @Argument(help: "A movie, or an edit script (.yaml, .yml, .json).", completion: .file())
+    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
     var input: String
 
     @Option(name: .customLong("section"), help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
     var sections: [String] = []
+
+    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -45,21 +52,16 @@ struct Export: ParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
-    func run() throws {
-        let composition: Composition
-        var script = OutputSettings()
-        let isScript = EditScript.Format(path: input) != nil
-        if isScript {
-            guard sections.isEmpty else {
-                throw CommandError("--section applies to a movie; the edit script \(input) carries its own sections")
-            }
-            let edit = try EditScript(contentsOf: input)
-            let sources = try edit.clips.map { clip in try MediaFile(path: edit.sourcePath(of: clip)).sourceInfo() }
-            composition = try edit.composition(sources: sources)
-            script = edit.output
-        } else {
-            composition = try Composition(retiming: try MediaFile(path: input), sections: sections)
+    func validate() throws {
+        try phoneOptions.validate(input: input)
+        if EditInput.kind(of: input) != .movie && !sections.isEmpty {
+            throw ValidationError("--section applies to a movie; \(input) carries its own sections.")
         }
+    }
+
+    func run() throws {
+        let edit = try phoneOptions.edit(input, sections: sections)
+        let composition = edit.composition, script = edit.output, isScript = edit.kind == .script
         let scriptRate = script.mode == .passthrough ? nil : script.fps
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
             if isScript && script.mode == .passthrough && !cfrOptions.anyVideoOption {
@@ -77,14 +79,16 @@ struct Export: ParsableCommand {
                                       spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
                                       overwrite: outputOptions.overwrite)
-        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditScript.Format(path: input) != nil)
+        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditInput.kind(of: input) != .movie)
         if outputOptions.dryRun {
             if case .constantFrameRate(let rate) = mode { try video.validate(frameRate: rate) }
             print(try ExportRunner.planText(composition, settings: settings, video: video))
             print("would write \(target)")
+            if let timeline = outputOptions.timeline { print("would write \(timeline)") }
             return
         }
-        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions)
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
+                             timeline: outputOptions.timeline)
     }
 
     /// A movie's export goes beside it as `INPUT-slomo.EXT`; a script's as `SCRIPT.EXT`, with

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlomoCore
 import SlomoExport
+import SlomoInterchange
 import SlomoMedia
 
 /// `-o`, `--overwrite`, `--dry-run`: where an export goes. Shared by `retime` and `export`.
@@ -11,6 +12,10 @@ struct OutputOptions: ParsableArguments {
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
+
+    @Option(help: ArgumentHelp("Also write the composition as an editor timeline referencing the original media (.otio, .fcpxml or .mlt).",
+                               valueName: "file"), completion: .file(extensions: TimelineFormat.allCases.map(\.rawValue)))
+    var timeline: String?
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, output frames, frame choice) and write nothing.")
     var dryRun = false
@@ -209,11 +214,19 @@ enum ExportRunner {
     }
 
     static func run(_ composition: Composition, to target: String, settings: ExportSettings,
-                    video: VideoExportSettings, progress: ProgressOptions) throws {
+                    video: VideoExportSettings, progress: ProgressOptions, timeline timelinePath: String? = nil) throws {
+        let timeline = try timelinePath.map { path in
+            guard TimelineFormat(path: path) != nil else {
+                throw CommandError("--timeline must end in .otio, .fcpxml or .mlt, got '\(path)'")
+            }
+            try OutputPath.checkWritable(path, overwrite: settings.overwrite)
+            return try Timeline(composition)
+        }
         let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
         let interrupt = Interrupt { session.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         let result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
+        if let timeline, let timelinePath { try timeline.write(to: timelinePath, overwrite: settings.overwrite) }
         guard !progress.quiet else { return }
         printWarnings(result)
         let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
@@ -226,6 +239,7 @@ enum ExportRunner {
             print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), "
                   + "\(stats.decodedFrames) of \(stats.packets) source frames decoded, \(audio)")
         }
+        if let timelinePath { print("\(timelinePath): editor timeline of the same edit, referencing the original media") }
     }
 
     /// The plan table, the frame choice of each segment for CFR, and what would be written.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SlomoInterchange
 import SlomoMedia
 
 /// `slomo inspect FILE`: what is in a media file.
@@ -12,6 +13,7 @@ struct Inspect: ParsableCommand {
             Examples:
               slomo inspect clip.mov
               slomo inspect clip.mov --frames
+              slomo inspect IMG_0001.MOV          (with IMG_0001.AAE beside it: its slow-motion regions)
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
 
             The JSON schema is documented in docs/inspect-json.md.
@@ -28,6 +30,24 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let report = try MediaFile.inspect(path: file, measureFrames: frames)
-        print(json ? try report.jsonText() : InspectionTable(report).text)
+        print(json ? try report.jsonText() : InspectionTable(report).text + phoneText(report))
     }
+
+    /// The phone slow-motion block: a sidecar's regions and rate, the capture-rate and
+    /// playback-intent tags; a sidecar that does not parse is reported, not fatal.
+    private func phoneText(_ file: MediaFile) -> String {
+        var rows: [(String, String)] = []
+        do {
+            if let slowMotion = try PhoneSlowMotion.detect(in: file) { rows.append(("phone", slowMotion.summary)) }
+        } catch {
+            rows.append(("phone", "slow-motion sidecar unreadable: \(error)"))
+        }
+        if let intent = file.metadata[Self.playbackIntentKey] {
+            rows.append(("playback intent", intent == "0" ? "slow motion (\(Self.playbackIntentKey) = 0)" : "real time (\(intent))"))
+        }
+        return rows.isEmpty ? "" : "\n\n" + InspectionTable.aligned(rows)
+    }
+
+    /// Apple's tag saying whether a high-frame-rate movie plays at its full rate (1) or slowed (0).
+    static let playbackIntentKey = "com.apple.quicktime.full-frame-rate-playback-intent"
 }

@@ -78,7 +78,7 @@ struct InspectionTable {
                 ("timing", timing.isVariableFrameRate ? "variable frame rate" : "constant frame rate")]
     }
 
-    private static func aligned(_ rows: [(String, String)]) -> String {
+    static func aligned(_ rows: [(String, String)]) -> String {
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { label, value in label.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + value }
             .joined(separator: "\n")

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlomoCore
-import SlomoMedia
+import SlomoInterchange
 
 /// `slomo plan INPUT (--section SPEC)… [--cfr FPS] [--json]`: the time map of a retime or an
 /// edit script, without writing anything.
@@ -10,9 +10,9 @@ struct PlanCommand: ParsableCommand {
         commandName: "plan",
         abstract: "Show the time map of a retime or an edit script: segments, effective fps, frames, duration.",
         discussion: """
-            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), or an \
-            edit script (.yaml, .yml or .json; schema in docs/edit-script.md) with its own clips \
-            and sections. Only the durations and frame rates of the sources are read.
+            INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), an \
+            edit script (.yaml, .yml or .json; schema in docs/edit-script.md) or an OpenTimelineIO \
+            timeline (.otio; docs/interchange.md) with its own clips and sections. Only the durations and frame rates of the sources are read.
 
             Each segment of the map is listed with its source and output range, rate (a ramp \
             shows from→to), effective frame rate (source fps × rate), source frames and, with \
@@ -26,12 +26,14 @@ struct PlanCommand: ParsableCommand {
             The JSON schema is documented in docs/plan.md.
             """)
 
-    @Argument(help: "A movie, or an edit script (.yaml, .yml, .json).", completion: .file())
+    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
     var input: String
 
     @Option(name: .customLong("section"),
             help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
     var sections: [String] = []
+
+    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
 
     @Option(help: ArgumentHelp("Plan a constant-frame-rate export at this rate (30, 29.97, 30000/1001).",
                                valueName: "fps"))
@@ -41,27 +43,20 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
+        try phoneOptions.validate(input: input)
         if let cfr, Rational(frameRate: cfr).map({ $0.numerator > 0 }) != true {
             throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
         }
-        if EditScript.Format(path: input) != nil && !sections.isEmpty {
-            throw ValidationError("--section applies to a movie; an edit script carries its own sections.")
+        if EditInput.kind(of: input) != .movie && !sections.isEmpty {
+            throw ValidationError("--section applies to a movie; \(input) carries its own sections.")
         }
     }
 
     func run() throws {
-        let cfrRate = cfr.flatMap { Rational(frameRate: $0) }
-        let plan: Plan
-        if EditScript.Format(path: input) != nil {
-            let script = try EditScript(contentsOf: input)
-            let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
-            let scriptRate = script.output.mode == .cfr ? script.output.fps : nil
-            plan = try Plan(script.composition(sources: sources).timeMap(), cfrFrameRate: cfrRate ?? scriptRate,
-                            defaultAudio: script.output.audio ?? .spectral)
-        } else {
-            let composition = try Composition(retiming: try MediaFile(path: input), sections: sections)
-            plan = try Plan(composition.timeMap(), cfrFrameRate: cfrRate, defaultAudio: .spectral)
-        }
+        let edit = try phoneOptions.edit(input, sections: sections)
+        let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
+        let plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
+                            defaultAudio: edit.output.audio ?? .spectral)
         print(json ? try plan.jsonText() : Self.table(plan))
     }
 

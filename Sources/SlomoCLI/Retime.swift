@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlomoCore
 import SlomoExport
+import SlomoInterchange
 import SlomoMedia
 
 /// `slomo retime INPUT --section SPEC… -o OUTPUT`: slow motion without re-encoding the video.
@@ -36,13 +37,18 @@ struct Retime: ParsableCommand {
               slomo retime match.mov --section 2-4x0.25 --cfr 30 -o match-30.mp4
               slomo retime match.mov --section 1-2x0.5 --section 5-7x0.25 --audio varispeed
               slomo retime match.mov --section 2-4x0.25 --dry-run
+              slomo retime match.mov --section 2-4x0.25 --timeline match.otio
+              slomo retime from-resolve.otio -o edit.mov
+              slomo retime IMG_0001.MOV --phone
             """)
 
-    @Argument(help: "The movie to retime (it is only read).", completion: .file())
+    @Argument(help: "The movie to retime, or an OTIO timeline (.otio) to render (only read).", completion: .file())
     var input: String
 
     @Option(name: .customLong("section"), help: ArgumentHelp("A section to retime, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
     var sections: [String] = []
+
+    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -56,7 +62,19 @@ struct Retime: ParsableCommand {
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
-        guard !sections.isEmpty else { throw ValidationError("Give at least one --section, e.g. --section 2-4x0.25.") }
+        try phoneOptions.validate(input: input)
+        switch EditInput.kind(of: input) {
+        case .script:
+            throw ValidationError("\(input) is an edit script: export it with `slomo export \(input)` (its output "
+                                  + "settings choose passthrough or a constant frame rate).")
+        case .timeline:
+            if !sections.isEmpty { throw ValidationError("--section applies to a movie; \(input) carries its own sections.") }
+            if saveScript != nil { throw ValidationError("--save-script needs a movie with --section options as input.") }
+        case .movie:
+            guard !sections.isEmpty || phoneOptions.mode != nil else {
+                throw ValidationError("Give at least one --section, e.g. --section 2-4x0.25 (or --phone for a phone's slow motion).")
+            }
+        }
     }
 
     func run() throws {
@@ -67,8 +85,7 @@ struct Retime: ParsableCommand {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
         let video = try cfrOptions.videoSettings()
-        let file = try MediaFile(path: input)
-        let composition = try Composition(retiming: file, sections: sections)
+        let composition = try phoneOptions.edit(input, sections: sections).composition
         let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: frameRate == nil ? nil : video.codec)
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(),
@@ -77,10 +94,12 @@ struct Retime: ParsableCommand {
             if case .constantFrameRate(let rate) = settings.mode { try video.validate(frameRate: rate) }
             print(try ExportRunner.planText(composition, settings: settings, video: video))
             print("would write \(target)")
+            if let timeline = outputOptions.timeline { print("would write \(timeline)") }
             return
         }
         if let saveScript {
             try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)
+            guard phoneOptions.mode == nil else { throw CommandError("--save-script takes --section options, not --phone") }
             var script = try EditScript(retiming: input, sections: sections, settings: settings)
             if frameRate != nil {
                 script.output.codec = video.codec.rawValue
@@ -91,7 +110,8 @@ struct Retime: ParsableCommand {
             }
             try script.write(to: saveScript)
         }
-        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions)
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
+                             timeline: outputOptions.timeline)
     }
 
     /// `clip.mov` → `clip-slomo.mov`, beside the input; for CFR exports the extension suits

@@ -1,0 +1,92 @@
+import Foundation
+import SlomoCore
+import SlomoMedia
+
+/// What a command's input names, and the composition it makes: a movie retimed by sections,
+/// an edit script with its clips and output settings, or an editor timeline (`.otio`).
+public struct EditInput: Sendable {
+    /// The kinds of input, told apart by extension.
+    public enum Kind: Sendable {
+        /// A media file, retimed by sections given beside it.
+        case movie
+        /// A slomo edit script (`.yaml`, `.yml`, `.json`).
+        case script
+        /// An OpenTimelineIO timeline (`.otio`).
+        case timeline
+    }
+
+    /// How a phone's slow motion joins the sections of a movie.
+    public enum Phone: Sendable {
+        /// Play it the way the phone shows it: its sidecar's regions and rate, else Photos'
+        /// defaults for its capture rate (`PhoneSlowMotion`).
+        case asShownOnThePhone
+        /// Bring a file whose timestamps are already slowed back to real time.
+        case realTime
+    }
+
+    /// The kind of `path`, by its extension.
+    public static func kind(of path: String) -> Kind {
+        if EditScript.Format(path: path) != nil { return .script }
+        if TimelineFormat(path: path) == .otio { return .timeline }
+        return .movie
+    }
+
+    /// What the input is.
+    public let kind: Kind
+    /// The composition it describes.
+    public let composition: Composition
+    /// An edit script's output settings; the defaults for movies and timelines, and the
+    /// phone's export frame rate for phone slow motion.
+    public let output: OutputSettings
+    /// What was found on the way, for people: where phone slow motion came from.
+    public let notes: [String]
+
+    /// Reads the input at `path`. `sections` (section syntax) retime a movie; a script or a
+    /// timeline carries its own, so giving sections with one is an error. Sources are read
+    /// only for their durations and frame rates. Throws the errors of the file, the script, the
+    /// timeline or the sections. With `phone`, the movie's slow motion as a phone keeps it
+    /// comes first, and `sections` add to it.
+    public init(path: String, sections: [String] = [], phone: Phone? = nil) throws {
+        kind = Self.kind(of: path)
+        if kind != .movie && (!sections.isEmpty || phone != nil) {
+            throw TimeModelError(.invalidValue, "sections and phone slow motion apply to a movie; \(path) carries its own",
+                                 subject: path)
+        }
+        var notes: [String] = []
+        switch kind {
+        case .movie:
+            let file = try MediaFile(path: path)
+            var all = sections
+            var settings = OutputSettings()
+            if let phone {
+                guard let slowMotion = try PhoneSlowMotion.detect(in: file) else {
+                    throw TimeModelError(.missingFile, "has no slow-motion sidecar (.AAE, .SLM) beside it and no capture-rate "
+                                         + "tag; give its sections by hand", subject: path)
+                }
+                notes.append(slowMotion.summary)
+                switch phone {
+                case .asShownOnThePhone:
+                    all = slowMotion.sectionTexts(clipDuration: try file.sourceInfo().duration) + sections
+                    settings = OutputSettings(mode: .cfr, fps: slowMotion.exportFrameRate)
+                case .realTime:
+                    guard let section = slowMotion.realTimeSectionText(storedFrameRate: file.clipFrameRate) else {
+                        throw TimeModelError(.invalidValue, "is not stored slowed (it plays at its capture rate already)",
+                                             subject: path)
+                    }
+                    all = [section] + sections
+                }
+            }
+            composition = try Composition(retiming: file, sections: all)
+            output = settings
+        case .script:
+            let script = try EditScript(contentsOf: path)
+            let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
+            composition = try script.composition(sources: sources)
+            output = script.output
+        case .timeline:
+            composition = try OTIOReader(path: path) { try MediaFile(path: $0).sourceInfo() }.composition()
+            output = OutputSettings()
+        }
+        self.notes = notes
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import SlomoCore
+
+/// Writes a `Timeline` as MLT XML (`.mlt`), the project format of Shotcut and Kdenlive and the
+/// input of `melt`: a profile at the timeline's frame rate and the first source's size, and a
+/// playlist with one entry per event. An event at rate 1 plays an `avformat` producer; any other
+/// rate a `timewarp` producer (`resource` = `SPEED:PATH`), whose frame `n` shows source time
+/// `n × SPEED / fps` (rounded to the nearest source frame, which entries compensate).
+/// MLT counts whole frames, so each event's output edges are rounded to the
+/// nearest frame (edges, not lengths, so rounding never accumulates).
+public enum MLTWriter {
+    /// The `.mlt` text of `timeline`.
+    public static func text(_ timeline: Timeline) -> String {
+        let fps = timeline.frameRate
+        let first = timeline.media.first
+        let width = max(first?.width ?? 0, 2), height = max(first?.height ?? 0, 2)
+        let divisor = Int(Rational.gcd(Int64(width), Int64(height)))
+        var producers: [String] = []
+        var entries: [String] = []
+        for (index, event) in timeline.events.enumerated() {
+            let media = timeline.media[event.media]
+            let startFrame = frame(event.output.start, fps: fps)
+            let length = frame(event.output.end, fps: fps) - startFrame
+            guard length > 0 else { continue }
+            let speed = event.rate
+            // timewarp shows the source frame nearest to n × SPEED, i.e. each frame from half a
+            // frame before its time; entering half a source frame earlier puts it on its time.
+            let sourceFrame = 1 / (media.frameRate ?? fps).doubleValue
+            let lead = speed == Rational(1) ? 0 : sourceFrame / 2
+            let inFrame = Int(((event.source.start.doubleSeconds - lead) / speed.doubleValue * fps.doubleValue).rounded())
+            let id = "producer\(index)"
+            var properties: [(String, String)]
+            if speed == Rational(1) {
+                properties = [("resource", media.path), ("mlt_service", "avformat")]
+            } else {
+                let speedText = number(speed.doubleValue)
+                properties = [("resource", "\(speedText):\(media.path)"), ("mlt_service", "timewarp"),
+                              ("warp_speed", speedText), ("warp_resource", media.path)]
+            }
+            let body = properties.map { "    <property name=\"\($0)\">\(FCPXMLWriter.escape($1))</property>" }
+            producers.append("  <producer id=\"\(id)\">\n" + body.joined(separator: "\n") + "\n  </producer>")
+            entries.append("    <entry producer=\"\(id)\" in=\"\(inFrame)\" out=\"\(inFrame + length - 1)\"/>")
+        }
+        let total = frame(timeline.duration, fps: fps)
+        return """
+            <?xml version="1.0" encoding="utf-8"?>
+            <mlt LC_NUMERIC="C" version="7.0.0" title="\(FCPXMLWriter.escape(timeline.name))" producer="tractor0">
+              <profile description="slomo" width="\(width)" height="\(height)" progressive="1" sample_aspect_num="1" sample_aspect_den="1" display_aspect_num="\(width / divisor)" display_aspect_den="\(height / divisor)" frame_rate_num="\(fps.numerator)" frame_rate_den="\(fps.denominator)" colorspace="709"/>
+            \(producers.joined(separator: "\n"))
+              <playlist id="playlist0">
+            \(entries.joined(separator: "\n"))
+              </playlist>
+              <tractor id="tractor0" in="0" out="\(total - 1)">
+                <track producer="playlist0"/>
+              </tractor>
+            </mlt>
+
+            """
+    }
+
+    /// The frame at `time`, rounded to nearest.
+    static func frame(_ time: MediaTime, fps: Rational) -> Int {
+        Int((time.doubleSeconds * fps.doubleValue).rounded())
+    }
+
+    /// A speed as MLT reads it: plain decimal, no exponent.
+    static func number(_ value: Double) -> String {
+        var text = String(format: "%.9f", value)
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,211 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo timeline` and `--timeline`, judged by the editors' own code: the OpenTimelineIO
+/// library and its FCPXML adapter, xmllint, and MLT's `melt` rendering the `.mlt`.
+@Suite struct TimelineCommandTests {
+    /// One frame of the 240 fps fixture.
+    static let frame = 1.0 / 240
+
+    /// `slomo plan … --json`'s segments.
+    static func planSegments(_ arguments: [String]) throws -> [[String: Any]] {
+        let result = try Slomo.run(["plan"] + arguments + ["--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        return try #require(root["segments"] as? [[String: Any]])
+    }
+
+    static func writeTimeline(_ sections: [String], _ name: String) throws -> (source: String, path: String) {
+        let source = try Fixture.flashAndBeep.path
+        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent(name).path
+        let result = try Slomo.run(["timeline", source] + sections.flatMap { ["--section", $0] } + ["-o", path, "--overwrite"])
+        #expect(result.status == 0, "\(result.standardError)")
+        return (source, path)
+    }
+
+    /// Each clip of the first video track as OTIO computes it: where its media starts, its
+    /// time in the track, its time scalar and where it sits in the track, in seconds.
+    static let otioClips = """
+        import json, sys
+        import opentimelineio as otio
+        timeline = otio.adapters.read_from_file(sys.argv[1])
+        clips = []
+        for clip in timeline.video_tracks()[0].find_clips():
+            scalar = 1.0
+            for effect in clip.effects:
+                if isinstance(effect, otio.schema.LinearTimeWarp):
+                    scalar *= effect.time_scalar
+            placed = clip.range_in_parent()
+            clips.append({"start": clip.source_range.start_time.to_seconds(),
+                          "duration": clip.source_range.duration.to_seconds(),
+                          "scalar": scalar, "at": placed.start_time.to_seconds(),
+                          "url": clip.media_reference.target_url})
+        print(json.dumps(clips))
+        """
+
+    @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3", "5-6x0.125:ramp-out=0.2"]])
+    func otioLibraryComputesThePlannedTiming(sections: [String]) throws {
+        let (source, path) = try Self.writeTimeline(sections, "plan.otio")
+        let clips = try #require(try Python.json(Self.otioClips, [path]) as? [[String: Any]])
+        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        var index = 0
+        for segment in segments {
+            let (sourceStart, sourceEnd) = (segment["sourceStart"] as! Double, segment["sourceEnd"] as! Double)
+            let (outputStart, outputEnd) = (segment["outputStart"] as! Double, segment["outputEnd"] as! Double)
+            var mediaAt = sourceStart, trackAt = outputStart
+            // A constant segment is one clip; a ramp is steps that tile it.
+            repeat {
+                let clip = clips[index]
+                let start = clip["start"] as! Double, duration = clip["duration"] as! Double, scalar = clip["scalar"] as! Double
+                #expect(abs(start - mediaAt) < Self.frame / 2, "clip \(index + 1) starts at \(start) s of media, plan \(mediaAt)")
+                #expect(abs((clip["at"] as! Double) - trackAt) < Self.frame / 2, "clip \(index + 1) sits at \(clip["at"]!)")
+                #expect(URL(string: clip["url"] as! String)?.path == URL(fileURLWithPath: source).standardizedFileURL.path)
+                if segment["rampFrom"] == nil {
+                    #expect(abs(scalar - (segment["rate"] as! Double)) < 1e-9)
+                    #expect(abs(duration - (outputEnd - outputStart)) < Self.frame / 2)
+                } else {
+                    let (from, to) = (segment["rampFrom"] as! Double, segment["rampTo"] as! Double)
+                    #expect(scalar >= min(from, to) - 1e-9 && scalar <= max(from, to) + 1e-9)
+                }
+                mediaAt = start + duration * scalar
+                trackAt += duration
+                index += 1
+            } while trackAt < outputEnd - 1e-9
+            #expect(abs(mediaAt - sourceEnd) < 1e-6, "media used ends at \(mediaAt), plan \(sourceEnd)")
+            #expect(abs(trackAt - outputEnd) < 1e-6)
+        }
+        #expect(index == clips.count)
+        print("otio \(sections): \(clips.count) clips for \(segments.count) segments")
+    }
+
+    /// What the OTIO library writes for the edit `--section 2-4x0.25` (three clips, the middle
+    /// one at time scalar 0.25) plans the same time map as the section itself.
+    @Test func otioWrittenByTheLibraryPlansTheSameTimeMap() throws {
+        let source = try Fixture.flashAndBeep.path
+        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent("library.otio").path
+        _ = try Python.run("""
+            import sys
+            import opentimelineio as otio
+            rt = lambda frames: otio.opentime.RationalTime(frames, 240)
+            track = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+            for start, duration, scalar in [(0, 480, 1), (480, 1920, 0.25), (960, 1440, 1)]:
+                clip = otio.schema.Clip(name="clip", source_range=otio.opentime.TimeRange(rt(start), rt(duration)),
+                                        media_reference=otio.schema.ExternalReference(target_url="file://" + sys.argv[1]))
+                if scalar != 1:
+                    clip.effects.append(otio.schema.LinearTimeWarp(time_scalar=scalar))
+                track.append(clip)
+            timeline = otio.schema.Timeline(name="library")
+            timeline.tracks.append(track)
+            otio.adapters.write_to_file(timeline, sys.argv[2])
+            """, [source, path])
+        let fromLibrary = try Self.planSegments([path])
+        let fromSection = try Self.planSegments([source, "--section", "2-4x0.25"])
+        #expect(NSArray(array: fromLibrary) == NSArray(array: fromSection))
+    }
+
+    /// slomo's own `.otio` keeps the exact ramps in metadata: planning it gives the same map.
+    @Test func slomoOTIOPlansTheSameTimeMapWithRamps() throws {
+        let sections = ["2-4x0.25:ramp=0.3", "6-8x1/3:ramp-in=0.1:audio=varispeed"]
+        let (source, path) = try Self.writeTimeline(sections, "ramps.otio")
+        let read = try Self.planSegments([path])
+        let planned = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        #expect(NSArray(array: read) == NSArray(array: planned))
+    }
+
+    /// MLT's `melt` renders the `.mlt`; every flash of the flash-and-beep clip shows within one
+    /// frame of where `slomo plan` puts its source time.
+    @Test func meltShowsEveryFlashOnItsPlannedFrame() throws {
+        let sections = ["2-4x0.25", "6-8x0.3"]
+        let (source, path) = try Self.writeTimeline(sections, "flash.mlt")
+        let rendered = URL(fileURLWithPath: path).deletingPathExtension().path + "-melt.mov"
+        try? FileManager.default.removeItem(atPath: rendered)
+        let melt = try runCommand("melt", ["-quiet", path, "-consumer", "avformat:\(rendered)", "vcodec=libx264",
+                                           "preset=ultrafast", "an=1"])
+        #expect(melt.status == 0, "\(melt.standardError)")
+        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        let expected = (0..<10).map { k -> Double in
+            let time = Double(k) + 0.5
+            let segment = segments.first { ($0["sourceStart"] as! Double) <= time && time < ($0["sourceEnd"] as! Double) }!
+            return (segment["outputStart"] as! Double) + (time - (segment["sourceStart"] as! Double)) / (segment["rate"] as! Double)
+        }
+        let flashes = try SyncProbe.flashTimes(rendered)
+        let onsets = flashes.enumerated().filter { index, time in index == 0 || time - flashes[index - 1] > 0.1 }.map(\.element)
+        #expect(onsets.count == expected.count, "\(onsets)")
+        let errors = zip(onsets, expected).map { abs($0 - $1) }
+        print("melt: flash offsets (ms) \(errors.map { String(format: "%.2f", $0 * 1000) })")
+        #expect(errors.allSatisfy { $0 <= Self.frame + 1e-6 })
+    }
+
+    /// xmllint finds the `.fcpxml` well-formed, and OTIO's FCPXML adapter reads one clip per
+    /// segment placed and entering the media where the plan says; the timeMap's first and
+    /// last points are the segment's source edges.
+    @Test func fcpxmlReadsWithThePlannedTiming() throws {
+        let sections = ["2-4x0.25:ramp=0.3", "6-8x2"]
+        let (source, path) = try Self.writeTimeline(sections, "edit.fcpxml")
+        let lint = try runCommand("xmllint", ["--noout", path])
+        #expect(lint.status == 0, "\(lint.standardError)")
+        let clips = try #require(try Python.json("""
+            import json, sys
+            import opentimelineio as otio
+            import xml.etree.ElementTree as ET
+            read = otio.adapters.read_from_file(sys.argv[1], adapter_name="fcpx_xml")
+            timeline = next(item for item in read if isinstance(item, otio.schema.Timeline))
+            clips = [{"start": c.source_range.start_time.to_seconds(), "duration": c.source_range.duration.to_seconds(),
+                      "at": c.range_in_parent().start_time.to_seconds()} for c in timeline.video_tracks()[0].find_clips()]
+            seconds = lambda text: (lambda n, d=1: float(n) / float(d))(*text.rstrip("s").split("/"))
+            for clip, element in zip(clips, ET.parse(sys.argv[1]).getroot().iter("asset-clip")):
+                points = element.find("timeMap").findall("timept")
+                clip["first"], clip["last"] = seconds(points[0].get("value")), seconds(points[-1].get("value"))
+            print(json.dumps(clips))
+            """, [path]) as? [[String: Any]])
+        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        #expect(clips.count == segments.count)
+        for (clip, segment) in zip(clips, segments) {
+            #expect(abs((clip["at"] as! Double) - (segment["outputStart"] as! Double)) < Self.frame / 2)
+            #expect(abs((clip["duration"] as! Double) - ((segment["outputEnd"] as! Double) - (segment["outputStart"] as! Double))) < Self.frame / 2)
+            #expect(abs((clip["start"] as! Double) - (segment["sourceStart"] as! Double)) < Self.frame / 2)
+            #expect(abs((clip["first"] as! Double) - (segment["sourceStart"] as! Double)) < 1e-9)
+            #expect(abs((clip["last"] as! Double) - (segment["sourceEnd"] as! Double)) < 1e-9)
+        }
+    }
+
+    @Test func retimeWritesATimelineBesideTheMovie() throws {
+        let folder = try FixtureCache.shared.scratchFolder("cli-timeline-retime")
+        let movie = folder.appendingPathComponent("slow.mov").path, otio = folder.appendingPathComponent("slow.otio").path
+        let result = try Slomo.run(["retime", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "-o", movie,
+                                    "--timeline", otio, "--overwrite", "--quiet"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let clips = try #require(try Python.json(Self.otioClips, [otio]) as? [[String: Any]])
+        #expect(clips.map { $0["scalar"] as! Double } == [1, 0.25, 1])
+        let rerun = try Slomo.run(["timeline", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "-o", otio])
+        #expect(rerun.status != 0 && rerun.standardError.contains("already exists"), "an existing timeline is kept")
+    }
+
+    @Test func outputMustNameAFormat() throws {
+        let result = try Slomo.run(["timeline", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "-o", "edit.xml"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(".otio, .fcpxml or .mlt"))
+    }
+
+    @Test func otioThatCannotBeHonouredNamesTheClip() throws {
+        let source = try Fixture.flashAndBeep.path
+        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent("gap.otio").path
+        _ = try Python.run("""
+            import sys
+            import opentimelineio as otio
+            rt = lambda frames: otio.opentime.RationalTime(frames, 240)
+            track = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+            track.append(otio.schema.Clip(name="first", source_range=otio.opentime.TimeRange(rt(0), rt(240)),
+                                          media_reference=otio.schema.ExternalReference(target_url=sys.argv[1])))
+            track.append(otio.schema.Gap(source_range=otio.opentime.TimeRange(rt(0), rt(24))))
+            timeline = otio.schema.Timeline(name="gap")
+            timeline.tracks.append(track)
+            otio.adapters.write_to_file(timeline, sys.argv[2])
+            """, [source, path])
+        let result = try Slomo.run(["export", path, "--cfr", "30", "-o", path + ".mp4"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("clip 2: is a gap"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: path + ".mp4"))
+    }
+}

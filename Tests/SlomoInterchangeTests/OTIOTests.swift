@@ -1,0 +1,116 @@
+import Foundation
+import SlomoCore
+@testable import SlomoInterchange
+import Testing
+
+/// OTIO written by slomo reads back to the same composition; what slomo cannot honour is an
+/// error naming the clip.
+@Suite struct OTIOTests {
+    static let source = EditScript.SourceInfo(duration: .seconds(10), frameRate: Rational(240))
+
+    static func read(_ text: String) throws -> Composition {
+        try OTIOReader(path: "/edits/edit.otio") { _ in source }.composition(data: Data(text.utf8))
+    }
+
+    static func roundTrip(_ sections: [String]) throws -> (Composition, Composition) {
+        let media = EditorTimelineTests.media
+        let composition = try Composition(source: media.path, duration: media.duration, frameRate: media.frameRate,
+                                          sections: sections)
+        let text = try OTIOWriter.text(try Timeline(composition, media: [media], name: "test"))
+        return (composition, try read(text))
+    }
+
+    @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3:ramp=0.25", "3-5x3:ramp-in=0.5"],
+                      ["0-endx0.5"], ["7-9x0.125:ramp-out=0.4:audio=varispeed:frames=blend"]])
+    func slomoTimelinesReadBackExactly(sections: [String]) throws {
+        let (original, read) = try Self.roundTrip(sections)
+        #expect(read.clips.count == 1)
+        #expect(try read.timeMap().entries[0].map.segments == original.timeMap().entries[0].map.segments)
+        #expect(read.clips[0].sections.map(SectionSpec.init) == original.clips[0].sections.map(SectionSpec.init))
+    }
+
+    /// A timeline made elsewhere, without slomo's metadata: constant speeds become sections.
+    @Test func foreignClipsBecomeSections() throws {
+        let text = Self.timeline([Self.clip(start: 0, duration: 480), Self.clip(start: 480, duration: 1920, scalar: 0.25),
+                                  Self.clip(start: 960, duration: 1440)])
+        let composition = try Self.read(text)
+        #expect(composition.clips.count == 1)
+        #expect(composition.clips[0].range == TimeRange(start: .zero, end: .seconds(10)))
+        #expect(composition.clips[0].sections.map { SectionSpec($0).description } == ["2-4x0.25"])
+        #expect(composition.clips[0].source == "/media/clip.mov")
+    }
+
+    @Test func clipsThatDoNotContinueStaySeparate() throws {
+        let text = Self.timeline([Self.clip(start: 480, duration: 240), Self.clip(start: 0, duration: 240, scalar: 2)])
+        let composition = try Self.read(text)
+        #expect(composition.clips.map(\.range) == [TimeRange(start: .seconds(2), end: .seconds(3)),
+                                                   TimeRange(start: .zero, end: .seconds(2))])
+        #expect(try composition.timeMap().outputDuration == .seconds(2))
+    }
+
+    @Test func relativeMediaResolvesAgainstTheTimelinesFolder() throws {
+        let composition = try Self.read(Self.timeline([Self.clip(start: 0, duration: 240, url: "footage/a.mov")]))
+        #expect(composition.clips[0].source == "/edits/footage/a.mov")
+    }
+
+    @Test func freezeFrameHoldsOneFrame() throws {
+        let composition = try Self.read(Self.timeline([Self.clip(start: 240, duration: 24, effect: "FreezeFrame.1")]))
+        let section = try #require(composition.clips[0].sections.first)
+        #expect(section.range == TimeRange(start: .seconds(1), duration: MediaTime(seconds: Rational(1, 240))))
+        #expect(section.rate == (try Rate(Rational(1, 24))))
+    }
+
+    @Test(arguments: [
+        (Self.gap, "clip 2: is a gap"),
+        (Self.clip(start: 0, duration: 240, effect: "Blur.1"), "clip 2 ('clip'): has the effect 'Blur.1'"),
+        (Self.clip(start: 0, duration: 240, scalar: -1), "slomo cannot play media backwards"),
+        (Self.clip(start: 0, duration: 240, scalar: 64), "clip 2 ('clip')"),
+        (Self.clip(start: 0, duration: 240, effect: "FreezeFrame.1"), "shorten the freeze"),
+        (Self.clip(start: 0, duration: 240, url: "https://example.com/a.mov"), "local files only"),
+        (Self.clip(start: 2160, duration: 480), "plays media up to 11.000 s but /media/clip.mov lasts 10.000 s"),
+    ])
+    func whatSlomoCannotHonourIsNamed(item: String, expected: String) throws {
+        let text = Self.timeline([Self.clip(start: 0, duration: 240), item])
+        do {
+            _ = try Self.read(text)
+            Issue.record("no error for \(expected)")
+        } catch let error as TimeModelError {
+            #expect(error.description.contains(expected), "\(error)")
+            #expect(error.description.hasPrefix("/edits/edit.otio"), "\(error)")
+        }
+    }
+
+    @Test func notATimeline() {
+        #expect(throws: TimeModelError.self) { try Self.read("{\"OTIO_SCHEMA\": \"Clip.2\"}") }
+        #expect(throws: TimeModelError.self) { try Self.read("not json") }
+        #expect(throws: TimeModelError.self) { try Self.read(Self.timeline([])) }
+    }
+
+    // MARK: - OTIO documents written by hand, as other tools write them
+
+    static let gap = #"{"OTIO_SCHEMA": "Gap.1", "name": "", "source_range": {"OTIO_SCHEMA": "TimeRange.1", "start_time": {"OTIO_SCHEMA": "RationalTime.1", "rate": 240.0, "value": 0.0}, "duration": {"OTIO_SCHEMA": "RationalTime.1", "rate": 240.0, "value": 24.0}}}"#
+
+    static func clip(start: Double, duration: Double, scalar: Double? = nil, effect: String? = nil,
+                     url: String = "file:///media/clip.mov") -> String {
+        var effects: [String] = []
+        if let scalar { effects.append(#"{"OTIO_SCHEMA": "LinearTimeWarp.1", "effect_name": "LinearTimeWarp", "time_scalar": \#(scalar)}"#) }
+        if let effect { effects.append(#"{"OTIO_SCHEMA": "\#(effect)", "effect_name": "\#(effect)"}"#) }
+        return #"""
+            {"OTIO_SCHEMA": "Clip.2", "name": "clip", "enabled": true,
+             "source_range": {"OTIO_SCHEMA": "TimeRange.1",
+                "start_time": {"OTIO_SCHEMA": "RationalTime.1", "rate": 240.0, "value": \#(start)},
+                "duration": {"OTIO_SCHEMA": "RationalTime.1", "rate": 240.0, "value": \#(duration)}},
+             "effects": [\#(effects.joined(separator: ", "))],
+             "media_references": {"DEFAULT_MEDIA": {"OTIO_SCHEMA": "ExternalReference.1", "target_url": "\#(url)"}},
+             "active_media_reference_key": "DEFAULT_MEDIA"}
+            """#
+    }
+
+    static func timeline(_ items: [String]) -> String {
+        #"""
+        {"OTIO_SCHEMA": "Timeline.1", "name": "t", "tracks": {"OTIO_SCHEMA": "Stack.1", "children": [
+          {"OTIO_SCHEMA": "Track.1", "kind": "Video", "name": "V1", "children": [\#(items.joined(separator: ",\n"))]},
+          {"OTIO_SCHEMA": "Track.1", "kind": "Audio", "name": "A1", "children": []}]}}
+        """#
+    }
+}
