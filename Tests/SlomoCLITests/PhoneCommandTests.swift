@@ -54,6 +54,13 @@ import Testing
         #expect(retime.status == 0, "\(retime.standardError)")
         let duration = try #require((try FFprobe(output).stream("video")?["duration"] as? String).flatMap(Double.init))
         #expect(abs(duration - 22.6) < 0.01, "retimed video lasts \(duration) s")
+
+        let exported = movie.deletingLastPathComponent().appendingPathComponent("phone30.mp4").path
+        let export = try Slomo.run(["export", movie.path, "--phone", "-o", exported, "--overwrite", "--quiet"])
+        #expect(export.status == 0, "\(export.standardError)")
+        let video = try #require(try FFprobe(exported).stream("video"))
+        #expect(video["r_frame_rate"] as? String == "30/1", "exported at Photos' 30 fps")
+        #expect(video["nb_frames"] as? String == "678", "22.6 s at 30 fps")
     }
 
     /// Without a sidecar, an Android capture-rate tag of 240 fps gives Photos' defaults: rate

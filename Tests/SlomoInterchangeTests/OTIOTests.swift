@@ -29,6 +29,24 @@ import Testing
         #expect(read.clips[0].sections.map(SectionSpec.init) == original.clips[0].sections.map(SectionSpec.init))
     }
 
+    /// Two files, one clip each: each file is one medium, and the clips come back in order.
+    @Test func severalFilesReadBackInOrder() throws {
+        let first = EditorTimelineTests.media
+        let second = TimelineMedia(path: "/media/other.mov", duration: .seconds(4), frameRate: Rational(60))
+        let composition = Composition([try Clip(source: first.path, range: TimeRange(start: .seconds(1), end: .seconds(3)),
+                                                sections: [Section(range: TimeRange(start: .seconds(2), end: .seconds(3)), rate: 0.5)],
+                                                frameRate: first.frameRate),
+                                       try Clip(source: second.path, range: TimeRange(start: .zero, end: .seconds(4)),
+                                                frameRate: second.frameRate)])
+        let timeline = try Timeline(composition, media: [second, first], name: "two")
+        #expect(timeline.media.map(\.path) == [first.path, second.path])
+        #expect(timeline.events.map(\.media) == [0, 0, 1])
+        let info = [first.path: EditScript.SourceInfo(duration: first.duration, frameRate: first.frameRate),
+                    second.path: EditScript.SourceInfo(duration: second.duration, frameRate: second.frameRate)]
+        let read = try OTIOReader(path: "/edits/two.otio") { info[$0]! }.composition(data: Data(try OTIOWriter.text(timeline).utf8))
+        #expect(read == composition)
+    }
+
     /// A timeline made elsewhere, without slomo's metadata: constant speeds become sections.
     @Test func foreignClipsBecomeSections() throws {
         let text = Self.timeline([Self.clip(start: 0, duration: 480), Self.clip(start: 480, duration: 1920, scalar: 0.25),
