@@ -27,7 +27,7 @@ struct Capture: ParsableCommand {
 
             Exit status: 0 when the recording finished (on a limit or Ctrl-C), 1 on an error \
             (nothing usable or the file could not be finished), 3 when the source was lost and the \
-            file was finalised up to that point.
+            file was finalised up to that point, 64 for a bad option or value.
 
             Examples:
               slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov

@@ -10,6 +10,8 @@ struct Devices: ParsableCommand {
             Frame rates come from the camera driver itself (VIDIOC_ENUM_FRAMEINTERVALS). Use a \
             device with `slomo capture --input v4l2:/dev/videoN --format 1280x720@240`.
             The JSON schema is documented in docs/capture.md.
+
+            \(ExitStatus.help)
             """)
 
     @Flag(help: "Print JSON (a stable, documented schema) instead of a table.")

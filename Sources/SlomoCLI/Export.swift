@@ -34,6 +34,8 @@ struct Export: ParsableCommand {
               slomo export IMG_0001.MOV --phone                  (30 fps, as Photos exports)
               slomo export match.mov --section 2-4x0.25 --cfr 30 --timeline match.fcpxml
               slomo export match.mov --section 2-4x0.25 --cfr 30 --dry-run
+
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
@@ -81,11 +83,8 @@ struct Export: ParsableCommand {
                                       overwrite: outputOptions.overwrite)
         let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditInput.kind(of: input) != .movie)
         if outputOptions.dryRun {
-            if case .constantFrameRate(let rate) = mode { try video.validate(frameRate: rate) }
-            print(try ExportRunner.planText(composition, settings: settings, video: video))
-            print("would write \(target)")
-            if let timeline = outputOptions.timeline { print("would write \(timeline)") }
-            return
+            return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
+                                           timeline: outputOptions.timeline)
         }
         try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
                              timeline: outputOptions.timeline)

@@ -34,18 +34,18 @@ struct AudioOptions: ParsableArguments {
         """, valueName: "engine"))
     var spectralEngine: String?
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default), alac, pcm, flac.", valueName: "codec"))
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"))
     var audioCodec: String?
 
     /// The spectral engine: the option, else `fallback` (an edit script's), else phase-gradient.
     func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine {
-        if let spectralEngine { return try SpectralEngine(parsing: spectralEngine) }
+        if let spectralEngine { return try optionValue { try SpectralEngine(parsing: spectralEngine) } }
         return fallback ?? .defaultEngine
     }
 
     /// The algorithm: the option, else `fallback`, else spectral.
     func algorithm(fallback: AudioAlgorithm? = nil) throws -> AudioAlgorithm {
-        if let audio { return try AudioAlgorithm(parsing: audio) }
+        if let audio { return try optionValue { try AudioAlgorithm(parsing: audio) } }
         return fallback ?? .spectral
     }
 
@@ -148,12 +148,12 @@ struct CFROptions: ParsableArguments {
             settings.bitRate = bits
         }
         if let frames {
-            settings.frames = try FrameChoice(parsing: frames)
+            settings.frames = try optionValue { try FrameChoice(parsing: frames) }
         } else if let choice = script.frames {
             settings.frames = choice
         }
         if let interpolation {
-            settings.interpolation = try InterpolationPreset(parsing: interpolation)
+            settings.interpolation = try optionValue { try InterpolationPreset(parsing: interpolation) }
         } else if let preset = script.interpolation {
             settings.interpolation = preset
         }
@@ -199,12 +199,6 @@ struct CFROptions: ParsableArguments {
     }
 }
 
-/// A mistake in the command line found while running: printed as one line, exit status 1.
-struct CommandError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
 /// What `retime` and `export` do once the composition and settings are known: the plan of a
 /// dry run, or the export with progress and Ctrl-C, and the summary line.
 enum ExportRunner {
@@ -215,17 +209,18 @@ enum ExportRunner {
 
     static func run(_ composition: Composition, to target: String, settings: ExportSettings,
                     video: VideoExportSettings, progress: ProgressOptions, timeline timelinePath: String? = nil) throws {
-        let timeline = try timelinePath.map { path in
-            guard TimelineFormat(path: path) != nil else {
-                throw CommandError("--timeline must end in .otio, .fcpxml or .mlt, got '\(path)'")
-            }
-            try OutputPath.checkWritable(path, overwrite: settings.overwrite)
-            return try Timeline(composition)
-        }
+        let timeline = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
         let interrupt = Interrupt { session.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
-        let result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
+        let result: ExportResult
+        do {
+            result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
+        } catch let error as ExportError where error.kind == .cancelled {
+            guard let exitCode = interrupt.exitCode else { throw error }
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw exitCode
+        }
         if let timeline, let timelinePath { try timeline.write(to: timelinePath, overwrite: settings.overwrite) }
         guard !progress.quiet else { return }
         printWarnings(result)
@@ -240,6 +235,27 @@ enum ExportRunner {
                   + "\(stats.decodedFrames) of \(stats.packets) source frames decoded, \(audio)")
         }
         if let timelinePath { print("\(timelinePath): editor timeline of the same edit, referencing the original media") }
+    }
+
+    /// A dry run: everything the export would check before writing, then the plan and what
+    /// would be written.
+    static func dryRun(_ composition: Composition, to target: String, settings: ExportSettings,
+                       video: VideoExportSettings, timeline timelinePath: String?) throws {
+        try ExportSession(composition: composition, to: target, settings: settings, video: video).check()
+        _ = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
+        print(try planText(composition, settings: settings, video: video))
+        print("would write \(target)")
+        if let timelinePath { print("would write \(timelinePath)") }
+    }
+
+    /// The timeline `--timeline` asks for, after checking its path may be written; nil without one.
+    private static func checkedTimeline(_ path: String?, of composition: Composition, overwrite: Bool) throws -> Timeline? {
+        guard let path else { return nil }
+        guard TimelineFormat(path: path) != nil else {
+            throw CommandError("--timeline must end in .otio, .fcpxml or .mlt, got '\(path)'")
+        }
+        try OutputPath.checkWritable(path, overwrite: overwrite)
+        return try Timeline(composition)
     }
 
     /// The plan table, the frame choice of each segment for CFR, and what would be written.

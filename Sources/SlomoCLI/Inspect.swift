@@ -17,6 +17,8 @@ struct Inspect: ParsableCommand {
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
 
             The JSON schema is documented in docs/inspect-json.md.
+
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "The media file to inspect.", completion: .file())

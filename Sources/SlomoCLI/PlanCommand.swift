@@ -24,6 +24,8 @@ struct PlanCommand: ParsableCommand {
               slomo plan edit.yaml --json
 
             The JSON schema is documented in docs/plan.md.
+
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())

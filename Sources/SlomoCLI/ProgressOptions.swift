@@ -21,40 +21,68 @@ struct ProgressOptions: ParsableArguments {
     }
 }
 
-/// Prints `ExportProgress` on stderr in the chosen style.
-struct ProgressPrinter {
+/// Prints `ExportProgress` on stderr in the chosen style: one line redrawn in place and fitted
+/// to the terminal (`ProgressLine`), ended when the export is done (or the printer is let go
+/// of, so that an error starts on a line of its own), or one JSON object a line. Elapsed time
+/// counts from the printer's creation.
+final class ProgressPrinter {
     let style: ProgressOptions.Style
+    private let started = ContinuousClock.now
+    private lazy var width = TerminalWidth()
+    /// True while a bar line is drawn and not yet ended.
+    private var lineOpen = false
+    /// True once the bar reached 100% and its line was ended.
+    private var done = false
 
-    /// One line of `--progress json`.
+    init(style: ProgressOptions.Style) {
+        self.style = style
+    }
+
+    deinit {
+        if lineOpen { write("\n") }
+    }
+
+    /// One line of `--progress json`; `etaSeconds` and `speed` are absent until something was written.
     private struct Line: Encodable {
         let fraction: Double
         let outputSeconds: Double
         let durationSeconds: Double
         let videoFrames: Int
         let phase: String
+        let elapsedSeconds: Double
+        let etaSeconds: Double?
+        let speed: Double?
     }
 
     func callAsFunction(_ progress: ExportProgress) {
+        let elapsed = ContinuousClock.now - started
         switch style {
         case .none:
             return
         case .json:
-            let line = Line(fraction: (progress.fraction * 10000).rounded() / 10000,
-                            outputSeconds: progress.outputTime.doubleSeconds,
-                            durationSeconds: progress.outputDuration.doubleSeconds,
-                            videoFrames: progress.videoFrames, phase: progress.phase)
+            let line = Line(fraction: Self.rounded(progress.fraction, 4), outputSeconds: progress.outputTime.doubleSeconds,
+                            durationSeconds: progress.outputDuration.doubleSeconds, videoFrames: progress.videoFrames,
+                            phase: progress.phase, elapsedSeconds: Self.rounded(elapsed.doubleSeconds, 3),
+                            etaSeconds: progress.remaining(elapsed: elapsed).map { Self.rounded($0.doubleSeconds, 3) },
+                            speed: progress.speed(elapsed: elapsed).map { Self.rounded($0, 3) })
             let encoder = JSONEncoder()
             encoder.outputFormatting = .sortedKeys
             guard let data = try? encoder.encode(line) else { return }
             FileHandle.standardError.write(data + Data("\n".utf8))
         case .bar:
-            let width = 30
-            let filled = Int(progress.fraction * Double(width))
-            let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let percent = String(format: "%3.0f%%", progress.fraction * 100)
-            let seconds = String(format: "%.1f/%.1f s", progress.outputTime.doubleSeconds, progress.outputDuration.doubleSeconds)
-            let end = progress.fraction >= 1 ? "\n" : ""
-            FileHandle.standardError.write(Data("\r\(bar) \(percent)  \(seconds)  \(progress.phase)\(end)".utf8))
+            guard !done else { return }
+            done = progress.fraction >= 1
+            lineOpen = !done
+            write("\r" + ProgressLine.text(progress, elapsed: elapsed, width: width.current) + "\u{1B}[K" + (done ? "\n" : ""))
         }
+    }
+
+    private func write(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    private static func rounded(_ value: Double, _ digits: Int) -> Double {
+        let scale = pow(10, Double(digits))
+        return (value * scale).rounded() / scale
     }
 }

@@ -40,6 +40,8 @@ struct Retime: ParsableCommand {
               slomo retime match.mov --section 2-4x0.25 --timeline match.otio
               slomo retime from-resolve.otio -o edit.mov
               slomo retime IMG_0001.MOV --phone
+
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "The movie to retime, or an OTIO timeline (.otio) to render (only read).", completion: .file())
@@ -91,11 +93,8 @@ struct Retime: ParsableCommand {
                                       spectralEngine: try audioOptions.engine(),
                                       audioCodec: audioCodec, overwrite: outputOptions.overwrite)
         if outputOptions.dryRun {
-            if case .constantFrameRate(let rate) = settings.mode { try video.validate(frameRate: rate) }
-            print(try ExportRunner.planText(composition, settings: settings, video: video))
-            print("would write \(target)")
-            if let timeline = outputOptions.timeline { print("would write \(timeline)") }
-            return
+            return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
+                                           timeline: outputOptions.timeline)
         }
         if let saveScript {
             try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Glibc
 import SlomoMedia
 
 /// The `slomo` command: slow motion and retiming for high-frame-rate video.
@@ -11,12 +12,35 @@ struct Slomo: AsyncParsableCommand {
             Rates are playback speeds: 0.25 plays four times slower, 2 twice as fast.
             Run `slomo help COMMAND` for each command's options and examples.
             FFmpeg's own messages are hidden; SLOMO_FFMPEG_LOG=error|warning|info|debug shows them.
+            Exit status: 0 done, 1 failed, 64 usage (a bad option or value), 130 interrupted (143 on \
+            SIGTERM), 3 capture source lost.
             """,
         subcommands: [Inspect.self, PlanCommand.self, Retime.self, Export.self, TimelineCommand.self, Stretch.self, Capture.self,
                       Devices.self])
 
     static func main() async {
         FFmpegLog.configureFromEnvironment()
-        await main(nil)
+        unblockHandledSignals()
+        do {
+            var command = try parseAsRoot(nil)
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            ExitStatus.exit(with: error)
+        }
+    }
+
+    /// Unblocks the signals slomo handles (Ctrl-C, SIGTERM, window resizes, capture's pause and
+    /// resume): a blocked mask is inherited across exec, and some parents block them (Swift
+    /// Testing's threads block SIGWINCH), which would leave the progress line at its first width.
+    /// Done on the main thread first, so every thread started later inherits it.
+    private static func unblockHandledSignals() {
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGWINCH, SIGUSR1, SIGUSR2] { sigaddset(&handled, number) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
     }
 }

@@ -11,23 +11,43 @@ struct Stretch: ParsableCommand {
         abstract: "Change the speed of an audio file (or a movie's first audio track), keeping its pitch or not.",
         discussion: """
             Every algorithm gives exactly round(N / rate) frames for N input frames at a constant rate, \
-            and sections may use different algorithms (:audio=). The output format follows the \
-            extension: .wav (16-bit PCM), .flac, .m4a (AAC, or --audio-codec alac).
+            and sections may use different algorithms (:audio=).
+
+            The output's extension picks the format and its codec (the first one listed); \
+            --audio-codec picks another codec the format holds:
+            \(formatTable)
+            Opus encodes 48, 24, 16, 12 or 8 kHz only: other rates are resampled (44.1 kHz to 48 kHz) \
+            and a warning says so; MP3 goes up to 48 kHz. .mov, .mp4 and .mkv hold audio alone for \
+            an input without video (keeping a movie's video is `slomo retime`). Without -o the output \
+            is INPUT-slomo.wav, or has the extension of --audio-codec (aac: .m4a, vorbis: .ogg).
 
             Algorithms (--audio):
-              spectral     slomo's phase-gradient phase vocoder: best, pitch kept, attacks on
-                           their frame, rates 1/32-32 (default; --spectral-engine rubberband
-                           for Rubber Band R3)
+              spectral     slomo's phase-gradient phase vocoder: best, pitch kept,
+                           attacks on their frame, rates 1/32-32 (default;
+                           --spectral-engine rubberband for Rubber Band R3)
               time-domain  SoundTouch WSOLA: cheap, good for voice, best within 0.5-2
               low-latency  fixed-grain splicing, no look-ahead, rates 0.5-2 (snapped)
               varispeed    sinc resampling: pitch follows speed, like tape, rates 1/32-32
 
             Examples:
               slomo stretch voice.wav --rate 0.5 -o slow.wav
+              slomo stretch voice.wav --rate 0.5 -o slow.mp3
+              slomo stretch voice.wav --rate 0.5 -o slow.opus
+              slomo stretch song.flac --rate 0.8 --audio-codec alac -o song-slow.m4a
               slomo stretch match.mov --rate 0.25 --audio varispeed -o match-audio.flac
-              slomo stretch song.flac --section 30-45x0.5:ramp=1 -o song-slow.flac
-              slomo stretch song.flac --rate 0.5 --spectral-engine rubberband -o song-r3.flac
+              slomo stretch song.flac --section 30-45x0.5:ramp=1 -o song-slow.ogg
+              slomo stretch song.flac --rate 0.5 --spectral-engine rubberband -o r3.flac
+
+            \(ExitStatus.help)
             """)
+
+    /// One line a format: `  .m4a   aac, alac`.
+    private static var formatTable: String {
+        AudioOutputFormat.all.map { format in
+            let name = "." + format.fileExtension
+            return "  " + name.padding(toLength: 7, withPad: " ", startingAt: 0) + format.codecs.map(\.rawValue).joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
 
     @Argument(help: "An audio file, or a movie whose first audio track is stretched.", completion: .file())
     var input: String
@@ -40,7 +60,10 @@ struct Stretch: ParsableCommand {
 
     @OptionGroup var audioOptions: AudioOptions
 
-    @Option(name: .shortAndLong, help: "Output file: .wav, .flac or .m4a. Default: beside the input, named INPUT-slomo.wav.")
+    @Option(name: .shortAndLong, help: ArgumentHelp("""
+        Output file; its extension picks the format: \(AudioOutputFormat.all.map { "." + $0.fileExtension }.joined(separator: ", ")). \
+        Default: beside the input, named INPUT-slomo.wav (.m4a for --audio-codec aac, and so on).
+        """, valueName: "file"))
     var output: String?
 
     @Flag(help: "Replace the output file if it exists.")
@@ -54,22 +77,42 @@ struct Stretch: ParsableCommand {
         case (.some, false): throw ValidationError("Give either --rate for the whole input or --section for parts, not both.")
         default: break
         }
+        _ = try target()
+    }
+
+    /// The output path and its codec, as the library's format table has them; an extension
+    /// it does not know or a codec the format cannot hold is a usage error.
+    private func target() throws -> (path: String, codec: AudioCodec) {
+        let requested = audioOptions.audioCodec == nil ? nil : try audioOptions.codec()
+        let path = output ?? URL(fileURLWithPath: input).deletingPathExtension().path + "-slomo."
+            + AudioOutputFormat.defaultExtension(for: requested)
+        do {
+            return (path, try AudioOutputFormat.of(path).codec(requested, for: path))
+        } catch let error as ExportError {
+            throw ValidationError(error.description)
+        }
     }
 
     func run() throws {
         let algorithm = try audioOptions.algorithm()
         let specs = rate.map { ["0-endx\($0)"] } ?? sections
-        let composition = try Composition(retiming: try MediaFile(path: input), sections: specs)
-        let target = output ?? URL(fileURLWithPath: input).deletingPathExtension().path + "-slomo.wav"
+        let file = try MediaFile(path: input)
+        let (target, codec) = try target()
+        if file.videoStream != nil, AudioOutputFormat(path: target)?.isMovie == true {
+            throw ValidationError("\(target): stretch writes audio alone, and \(input) has video; write an audio file "
+                                  + "(.wav, .m4a, …) or keep the video with `slomo retime`")
+        }
+        let composition = try Composition(retiming: file, sections: specs)
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
-                                      audioCodec: try audioOptions.codec(), overwrite: overwrite)
+                                      audioCodec: codec, overwrite: overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings)
         let interrupt = Interrupt { session.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         let result = try session.run(progress: ProgressPrinter(style: progressOptions.style).callAsFunction)
         if !progressOptions.quiet {
             ExportRunner.printWarnings(result)
-            print("\(result.outputPath): \(String(format: "%.3f", result.outputDuration.doubleSeconds)) s of audio, stretched with \(algorithm)")
+            let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
+            print("\(result.outputPath): \(seconds) s of \(codec) audio, stretched with \(algorithm)")
         }
     }
 }

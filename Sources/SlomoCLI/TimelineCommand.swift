@@ -25,6 +25,8 @@ struct TimelineCommand: ParsableCommand {
               slomo timeline match.mov --section 2-4x0.25:ramp=0.3 -o match.fcpxml
               slomo timeline edit.yaml -o edit.mlt && melt edit.mlt
               slomo timeline from-resolve.otio -o for-shotcut.mlt
+
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())

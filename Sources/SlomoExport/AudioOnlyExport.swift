@@ -3,16 +3,26 @@ import SlomoMedia
 
 /// The audio-only mode of `ExportSession` (what `slomo stretch` runs): the first audio track of
 /// an audio file or a movie, rendered through the time map and written to an audio file
-/// (.wav, .flac, .m4a) or, for an input without video, to a .mov/.mp4 with audio only.
+/// (`AudioOutputFormat`: .wav, .flac, .m4a, .mp3, .opus, .ogg) or, for an input without
+/// video, to a .mov, .mp4 or .mkv with audio only.
 struct AudioOnlyExport {
     let session: ExportSession
 
-    /// Output extensions that hold audio only, with the codec each implies (nil: the session's).
-    static let audioContainers: [String: AudioCodec?] = ["wav": .pcm, "flac": .flac, "m4a": nil]
-
-    /// True when the export writes audio only: an audio container, or an input without video.
+    /// True when the export writes audio only: an audio file format, or an input without video.
     static func applies(to session: ExportSession, input: MediaFile) -> Bool {
-        audioContainers.keys.contains(session.outputExtension) || input.videoStream == nil
+        AudioOutputFormat(path: session.outputPath)?.isMovie == false || input.videoStream == nil
+    }
+
+    /// The session's codec when the format holds it, else the format's default when the
+    /// session's is `ExportSettings`' default (AAC, which a caller may not have chosen);
+    /// throws for any other contradiction, or for a format that is not in the table.
+    private var codec: AudioCodec {
+        get throws {
+            let format = try AudioOutputFormat.of(session.outputPath)
+            let asked = session.settings.audioCodec
+            let givesWay = asked == ExportSettings().audioCodec && !format.codecs.contains(asked)
+            return try format.codec(givesWay ? nil : asked, for: session.outputPath)
+        }
     }
 
     func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
@@ -23,7 +33,7 @@ struct AudioOnlyExport {
         guard let stream = file.audioStreams.first else {
             throw ExportError(.noAudio, "\(clip.source): has no audio stream to stretch")
         }
-        let codec = (Self.audioContainers[session.outputExtension] ?? nil) ?? session.settings.audioCodec
+        let codec = try self.codec
         let map = try clip.timeMap()
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let track = try AudioTrackExport(path: clip.source, stream: stream.index, map: map,
@@ -41,6 +51,6 @@ struct AudioOnlyExport {
         _ = try writer.write(video: { nil }, videoStream: 0, audio: [track], progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
                             videoFrames: 0, audioTracks: 1, nudgedPackets: 0,
-                            warnings: [track.clippingWarning].compactMap { $0 })
+                            warnings: [track.resamplingWarning, track.clippingWarning].compactMap { $0 })
     }
 }

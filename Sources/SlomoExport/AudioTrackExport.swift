@@ -11,6 +11,7 @@ import SlomoMedia
 final class AudioTrackExport {
     let outputStream: Int
     let encoder: Encoder
+    private let codec: AudioCodec
     private let toEncoder: Resampler?
     private let audio: JoinedAudio
     private let format: AudioFormat
@@ -35,10 +36,13 @@ final class AudioTrackExport {
     /// encoded stream.
     init(parts: [AudioPart], algorithm: AudioAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
          muxer: Muxer) throws {
-        audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine)
+        // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
+        if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
+        audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: codec.sampleRate(for:))
         format = audio.format
+        self.codec = codec
         encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName,
-                                                          format: Self.encoderFormat(codec, format),
+                                                          format: codec.encoderFormat(format),
                                                           bitRate: codec.bitRate(channels: format.channelCount)),
                               globalHeader: muxer.needsGlobalHeader)
         toEncoder = encoder.audioFormat == format ? nil : try Resampler(from: format, to: encoder.audioFormat)
@@ -100,6 +104,13 @@ final class AudioTrackExport {
             + "and clip in 16-bit formats and most players; lower the input's level for a clean result"
     }
 
+    /// A note when the audio was resampled because the codec does not take the source's rate
+    /// (Opus takes 48, 24, 16, 12 or 8 kHz), nil otherwise.
+    var resamplingWarning: String? {
+        guard audio.sourceSampleRate != format.sampleRate else { return nil }
+        return "audio: resampled from \(audio.sourceSampleRate) Hz to \(format.sampleRate) Hz, a rate \(codec) can encode"
+    }
+
     /// Encodes frames `offset ..< offset + count` of planar `channels`.
     private func encode(_ channels: [[Float]], offset: Int, count: Int) throws {
         let frame = try Frame(channels: channels, offset: offset, count: count, layout: format.layout,
@@ -110,17 +121,5 @@ final class AudioTrackExport {
 
     private func send(_ frame: Frame) throws {
         pending += try encoder.encode(frame)
-    }
-
-    /// The encoder's input format: what the codec takes, at the source's rate and layout.
-    private static func encoderFormat(_ codec: AudioCodec, _ source: AudioFormat) -> AudioFormat {
-        var format = source
-        switch codec {
-        case .aac: format.sampleFormat = .floatPlanar
-        case .alac: format.sampleFormat = SampleFormat.int16Planar
-        case .flac: format.sampleFormat = .int16
-        case .pcm: format.sampleFormat = .int16
-        }
-        return format
     }
 }

@@ -44,9 +44,7 @@ public final class ExportSession: Sendable {
     /// Runs the export on the calling thread, reporting progress now and then.
     @discardableResult
     public func run(progress: (ExportProgress) -> Void = { _ in }) throws -> ExportResult {
-        for clip in composition.clips where OutputPath.sameFile(clip.source, outputPath) {
-            throw ExportError(.outputIsInput, "\(outputPath): is the input \(clip.source); choose another output path")
-        }
+        try check()
         switch settings.mode {
         case .passthrough:
             if composition.clips.count == 1, let clip = composition.clips.first,

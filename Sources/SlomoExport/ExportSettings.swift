@@ -14,7 +14,8 @@ public struct ExportSettings: Sendable, Hashable {
     public var audioAlgorithm: AudioAlgorithm
     /// The engine of spectral audio (slomo's phase-gradient engine, or Rubber Band R3).
     public var spectralEngine: SpectralEngine
-    /// The codec rendered audio is encoded with.
+    /// The codec rendered audio is encoded with. An audio file format that cannot hold the
+    /// default, AAC (.wav, .mp3, …), uses its own codec instead (`AudioOutputFormat`).
     public var audioCodec: AudioCodec
     /// Replace an existing output file.
     public var overwrite: Bool
@@ -28,29 +29,4 @@ public struct ExportSettings: Sendable, Hashable {
         self.audioCodec = audioCodec
         self.overwrite = overwrite
     }
-}
-
-/// The codec rendered audio is encoded with.
-public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
-    /// AAC-LC at 64 kb/s per channel (128 kb/s stereo): small, plays everywhere.
-    case aac
-    /// Apple Lossless: exact, in .mov/.mp4/.m4a.
-    case alac
-    /// 16-bit PCM: exact and uncompressed, in .mov, .wav or .mkv (not .mp4).
-    case pcm
-    /// FLAC: lossless and compressed, in .flac, .mkv or .mp4.
-    case flac
-
-    /// The FFmpeg encoder.
-    var encoderName: String {
-        switch self {
-        case .aac: "aac"
-        case .alac: "alac"
-        case .pcm: "pcm_s16le"
-        case .flac: "flac"
-        }
-    }
-
-    /// Bit rate for a channel count, for lossy codecs.
-    func bitRate(channels: Int) -> Int? { self == .aac ? 64_000 * max(channels, 1) : nil }
 }

@@ -11,8 +11,11 @@ import SlomoMedia
 /// At each join the earlier part fades out and the later one fades in over `fadeSeconds`
 /// (raised cosine), so a cut between unrelated sounds does not click.
 final class JoinedAudio {
-    /// The track's format: planar float at the first audible part's rate and layout.
+    /// The track's format: planar float at the first audible part's layout and at its rate as
+    /// the initializer's `sampleRate` maps it.
     let format: AudioFormat
+    /// The first audible part's own sample rate.
+    let sourceSampleRate: Int
     /// Samples the whole track has.
     let frameCount: Int
     /// The parts not yet finished, the current one first (a finished part lets go of its
@@ -26,12 +29,16 @@ final class JoinedAudio {
     static let fadeSeconds = 0.005
 
     /// Opens every part's stream (so that a bad file or an impossible rate fails before
-    /// anything is written); throws `.noAudio` when no part has audio.
-    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine) throws {
+    /// anything is written); throws `.noAudio` when no part has audio. `sampleRate` maps the
+    /// first audible part's rate to the track's (to one the encoder takes).
+    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
+         sampleRate: (Int) -> Int) throws {
         let opened = try parts.map { try ClipAudio.Opened($0) }
-        guard let format = opened.lazy.compactMap({ $0?.format }).first else {
+        guard var format = opened.lazy.compactMap({ $0?.format }).first else {
             throw ExportError(.noAudio, "none of the clips has an audio track")
         }
+        sourceSampleRate = format.sampleRate
+        format.sampleRate = sampleRate(format.sampleRate)
         self.format = format
         self.parts = try zip(parts, opened).map { part, stream in
             try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine)

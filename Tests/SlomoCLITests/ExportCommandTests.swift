@@ -111,7 +111,7 @@ import Testing
     ])
     func badOptionsAreClearErrors(_ arguments: [String], mentions: String) throws {
         let (result, folder) = try Self.export(["--section", "2-4x0.5", "-o", "$OUT/out.mp4"] + arguments)
-        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.lowercased().contains(mentions.lowercased()), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
         #expect(try Self.contents(folder).isEmpty)
@@ -119,7 +119,7 @@ import Testing
 
     @Test func retimeVideoOptionsNeedCFR() throws {
         let (result, folder) = try Self.export(["--section", "2-4x0.5", "--codec", "hevc", "-o", "$OUT/out.mov"], command: "retime")
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.standardError.contains("need --cfr"), "\(result.standardError)")
         #expect(try Self.contents(folder).isEmpty)
         let (planned, _) = try Self.export(["--section", "2-4x0.25", "--cfr", "30000/1001", "--dry-run"], command: "retime")
@@ -130,7 +130,7 @@ import Testing
     @Test func hdrIntoH264WithToneMappingOffIsRefused() throws {
         let (result, folder) = try Self.export(["--section", "0.2-0.4x0.5", "--cfr", "30", "--tone-map", "off", "-o", "$OUT/out.mp4"],
                                                input: try Fixture.hlg.path)
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.standardError.contains("HDR"))
         #expect(result.standardError.contains("--codec hevc"))
         #expect(try Self.contents(folder).isEmpty)
@@ -138,7 +138,7 @@ import Testing
 
     @Test func proResNeedsMov() throws {
         let (result, folder) = try Self.export(["--section", "2-4x0.5", "--cfr", "30", "--codec", "prores", "-o", "$OUT/out.mp4"])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.standardError.contains("use .mov"), "\(result.standardError)")
         #expect(try Self.contents(folder).isEmpty)
     }

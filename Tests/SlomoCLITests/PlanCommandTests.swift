@@ -74,9 +74,9 @@ import Testing
         (["2-4xfast"], "section '2-4xfast': rate 'fast': expected a rate such as 0.25 or 1/4"),
         (["2-4x0.5:ramp=1.5"], "section '2-4x0.5:ramp=1.5': ramps of 1.5 s + 1.5 s are longer than the section's 2 s"),
     ])
-    func badSectionsExitOneNamingTheSection(sections: [String], message: String) throws {
+    func badSectionsAreUsageErrorsNamingTheSection(sections: [String], message: String) throws {
         let result = try Slomo.run(["plan", try Fixture.hfr240.path] + sections.flatMap { ["--section", $0] })
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
 

@@ -57,7 +57,7 @@ import Testing
     ])
     func badSectionsAreClearErrors(_ arguments: [String], mentions: String) throws {
         let (result, folder) = try Self.retime(arguments + ["-o", "$OUT/out.mov"])
-        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.lowercased().contains(mentions), "\(result.standardError)")
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(try Self.contents(folder).isEmpty)
@@ -99,7 +99,7 @@ import Testing
         try FileManager.default.copyItem(atPath: try Fixture.videoOnly.path, toPath: input)
         let before = try Data(contentsOf: URL(fileURLWithPath: input))
         let result = try Slomo.run(["retime", input, "--section", "0.5-1x0.5", "-o", input, "--overwrite"])
-        #expect(result.status == 1)
+        #expect(result.status == 64)
         #expect(result.standardError.contains("is the input"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: input)) == before)
         #expect(try Self.contents(folder) == ["clip.mp4"])
@@ -120,6 +120,32 @@ import Testing
         let folder = try FixtureCache.shared.scratchFolder("retime-interrupt")
         try expectInterruptLeavesNothing(["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",
                                           "-o", folder.path + "/out.mov"], in: folder)
+    }
+
+    @Test func terminateExits143LeavingNothing() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-terminate")
+        try expectInterruptLeavesNothing(["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",
+                                          "-o", folder.path + "/out.mov"], in: folder, signal: SIGTERM)
+    }
+
+    /// Issue 16: a dry run checks what the real run checks before writing: an existing output
+    /// without --overwrite, and an algorithm that cannot play a section's rate.
+    @Test func dryRunRefusesWhatTheRunRefuses() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-dry-run")
+        let existing = folder.appendingPathComponent("slow.mov").path
+        FileManager.default.createFile(atPath: existing, contents: Data("keep".utf8))
+        let exists = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "-o", existing, "--dry-run"])
+        #expect(exists.status == 1)
+        #expect(exists.standardError.contains("already exists"), "\(exists.standardError)")
+        #expect(!exists.standardOutput.contains("would write"))
+        let lowLatency = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "--audio", "low-latency",
+                                        "--dry-run"])
+        #expect(lowLatency.status == 64)
+        #expect(lowLatency.standardError.contains("low-latency algorithm's range"), "\(lowLatency.standardError)")
+        let timeline = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "--dry-run",
+                                      "--timeline", existing])
+        #expect(timeline.status == 64 && timeline.standardError.contains("--timeline must end in"))
+        #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep")
     }
 }
 

@@ -58,7 +58,7 @@ import Testing
     func badRatesAndAlgorithms(_ arguments: [String], mentions: String) throws {
         let folder = try FixtureCache.shared.scratchFolder("stretch-bad")
         let result = try Slomo.run(["stretch", try Self.toneWAV] + arguments + ["-o", folder.path + "/out.wav"])
-        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.status == 64, "\(result.standardError)")
         #expect(result.standardError.lowercased().contains(mentions), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import SlomoAudio
+import SlomoCore
+import SlomoExport
+
+/// slomo's one rule for exit statuses, the same for every command: 0 done, 1 failed, 64 usage
+/// (any bad option or value, including sections and settings the library refuses), 130
+/// interrupted by SIGINT and 143 by SIGTERM (128 + the signal), 3 capture source lost.
+enum ExitStatus {
+    static let failed: Int32 = 1
+    static let usage: Int32 = 64
+    static let sourceLost: Int32 = 3
+
+    /// The text every `--help` ends with.
+    static let help = "Exit status: 0 done, 1 failed, 64 usage (a bad option or value), 130 interrupted (143 on SIGTERM)."
+
+    /// The status of a command that stopped with `error`.
+    static func of(_ error: Error) -> Int32 {
+        switch error {
+        case is CommandError:
+            return usage
+        case let error as TimeModelError:
+            // Sections given on the command line are named `section '…'`; an edit script's or a
+            // timeline's are named by their place in the file, whose content is not usage.
+            return error.subject?.hasPrefix("section '") == true ? usage : failed
+        case let error as AudioError:
+            return [.invalidRate, .rateOutOfRange, .unknownAlgorithm].contains(error.kind) ? usage : failed
+        case let error as ExportError:
+            return [.invalidPlan, .unsupportedCodec, .unsupportedContainer, .outputIsInput].contains(error.kind) ? usage : failed
+        default:
+            return failed
+        }
+    }
+
+    /// Prints `error` the way ArgumentParser prints its own (`Error: …`) and exits with its
+    /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs.
+    static func exit(with error: Error) -> Never {
+        if error is CommandError || error is TimeModelError || error is AudioError || error is ExportError {
+            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            Foundation.exit(of(error))
+        }
+        Slomo.exit(withError: error)
+    }
+}
+
+/// A mistake in the command line found while running (a bad option value, options that do not
+/// go together): printed as one line, exit status 64.
+struct CommandError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The value of `--flag`, parsed by the library: its errors become usage errors.
+func optionValue<T>(_ parse: () throws -> T) throws -> T {
+    do { return try parse() } catch { throw CommandError("\(error)") }
+}

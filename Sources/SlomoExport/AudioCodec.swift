@@ -1,0 +1,63 @@
+import SlomoMedia
+
+/// The codec rendered audio is encoded with. Which file formats hold which codec is
+/// `AudioOutputFormat`'s table.
+public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
+    /// AAC-LC at 64 kb/s per channel (128 kb/s stereo): small, plays everywhere.
+    case aac
+    /// Apple Lossless: exact, in .m4a, .mov, .mp4, .mkv.
+    case alac
+    /// 16-bit PCM: exact and uncompressed, in .wav, .mov, .mkv (not .mp4).
+    case pcm
+    /// FLAC: lossless and compressed, in .flac, .mkv.
+    case flac
+    /// MP3 (LAME) at 96 kb/s per channel (192 kb/s stereo), at most 48 kHz.
+    case mp3
+    /// Opus (libopus) at 64 kb/s per channel: 48, 24, 16, 12 or 8 kHz only, so other rates are
+    /// resampled (44.1 kHz becomes 48 kHz).
+    case opus
+    /// Vorbis (libvorbis) at an average 64 kb/s per channel.
+    case vorbis
+
+    /// The FFmpeg encoder.
+    var encoderName: String {
+        switch self {
+        case .aac: "aac"
+        case .alac: "alac"
+        case .pcm: "pcm_s16le"
+        case .flac: "flac"
+        case .mp3: "libmp3lame"
+        case .opus: "libopus"
+        case .vorbis: "libvorbis"
+        }
+    }
+
+    /// Bit rate for a channel count, for lossy codecs.
+    func bitRate(channels: Int) -> Int? {
+        switch self {
+        case .aac, .opus, .vorbis: 64_000 * max(channels, 1)
+        case .mp3: 96_000 * max(channels, 1)
+        case .alac, .pcm, .flac: nil
+        }
+    }
+
+    /// The sample rate audio at `rate` is encoded at: `rate` when the encoder takes it, else the
+    /// lowest rate it takes above `rate` (the highest below when there is none), so nothing
+    /// audible is lost.
+    func sampleRate(for rate: Int) -> Int {
+        guard let rates = Encoder.supportedSampleRates(of: encoderName), !rates.isEmpty, !rates.contains(rate) else { return rate }
+        return rates.filter { $0 > rate }.min() ?? rates.max()!
+    }
+
+    /// The encoder's input format: what the codec takes, at `source`'s rate and layout.
+    func encoderFormat(_ source: AudioFormat) -> AudioFormat {
+        var format = source
+        switch self {
+        case .aac, .mp3, .vorbis: format.sampleFormat = .floatPlanar
+        case .opus: format.sampleFormat = .float
+        case .alac: format.sampleFormat = .int16Planar
+        case .flac, .pcm: format.sampleFormat = .int16
+        }
+        return format
+    }
+}

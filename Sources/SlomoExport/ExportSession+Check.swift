@@ -1,0 +1,38 @@
+import SlomoAudio
+import SlomoCore
+import SlomoMedia
+
+extension ExportSession {
+    /// Checks, without writing anything, what the export would refuse before it starts
+    /// writing: the output path (its folder, an existing file without `overwrite`, the input
+    /// itself), the video settings of a constant-frame-rate export, and the rates each audio
+    /// track's algorithm must play. A dry run that passes this check describes an export that
+    /// starts; `run` makes the same check first.
+    public func check() throws {
+        try OutputPath.checkWritable(outputPath, overwrite: settings.overwrite)
+        for clip in composition.clips where OutputPath.sameFile(clip.source, outputPath) {
+            throw ExportError(.outputIsInput, "\(outputPath): is the input \(clip.source); choose another output path")
+        }
+        if case .constantFrameRate(let frameRate) = settings.mode {
+            try video.validate(frameRate: frameRate)
+        }
+        let map = try composition.timeMap()
+        for entry in map.entries where try !MediaFile(path: entry.clip.source).audioStreams.isEmpty {
+            for (index, segment) in entry.map.segments.enumerated() {
+                let algorithm = segment.audio ?? settings.audioAlgorithm
+                let rates: [Rate]
+                switch segment.shape {
+                case .constant(let rate): rates = rate == .normal ? [] : [rate]
+                case .ramp(let from, let to): rates = [from, to]
+                }
+                for rate in rates {
+                    do {
+                        _ = try algorithm.validatedRate(rate.doubleValue)
+                    } catch let error as AudioError {
+                        throw AudioError(error.kind, "segment \(index + 1) (source \(segment.source)): \(error.problem)")
+                    }
+                }
+            }
+        }
+    }
+}
