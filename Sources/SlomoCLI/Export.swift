@@ -38,13 +38,7 @@ struct Export: ParsableCommand {
             \(ExitStatus.help)
             """)
 
-    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
-    var input: String
-
-    @Option(name: .customLong("section"), help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
-    var sections: [String] = []
-
-    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
+    @OptionGroup var source: EditInputOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -54,15 +48,8 @@ struct Export: ParsableCommand {
 
     @OptionGroup var progressOptions: ProgressOptions
 
-    func validate() throws {
-        try phoneOptions.validate(input: input)
-        if EditInput.kind(of: input) != .movie && !sections.isEmpty {
-            throw ValidationError("--section applies to a movie; \(input) carries its own sections.")
-        }
-    }
-
     func run() throws {
-        let edit = try phoneOptions.edit(input, sections: sections)
+        let edit = try source.edit()
         let composition = edit.composition, script = edit.output, isScript = edit.kind == .script
         let scriptRate = script.mode == .passthrough ? nil : script.fps
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
@@ -81,7 +68,7 @@ struct Export: ParsableCommand {
                                       spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
                                       overwrite: outputOptions.overwrite)
-        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: video.codec, script: EditInput.kind(of: input) != .movie)
+        let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: video.codec, script: EditInput.kind(of: source.input) != .movie)
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)

@@ -28,14 +28,7 @@ struct PlanCommand: ParsableCommand {
             \(ExitStatus.help)
             """)
 
-    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
-    var input: String
-
-    @Option(name: .customLong("section"),
-            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
-    var sections: [String] = []
-
-    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
+    @OptionGroup var source: EditInputOptions
 
     @Option(help: ArgumentHelp("Plan a constant-frame-rate export at this rate (30, 29.97, 30000/1001).",
                                valueName: "fps"))
@@ -45,17 +38,13 @@ struct PlanCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        try phoneOptions.validate(input: input)
         if let cfr, Rational(frameRate: cfr).map({ $0.numerator > 0 }) != true {
             throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
-        }
-        if EditInput.kind(of: input) != .movie && !sections.isEmpty {
-            throw ValidationError("--section applies to a movie; \(input) carries its own sections.")
         }
     }
 
     func run() throws {
-        let edit = try phoneOptions.edit(input, sections: sections)
+        let edit = try source.edit()
         let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
         let plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
                             defaultAudio: edit.output.audio ?? .spectral)

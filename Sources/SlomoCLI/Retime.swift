@@ -44,13 +44,7 @@ struct Retime: ParsableCommand {
             \(ExitStatus.help)
             """)
 
-    @Argument(help: "The movie to retime, or an OTIO timeline (.otio) to render (only read).", completion: .file())
-    var input: String
-
-    @Option(name: .customLong("section"), help: ArgumentHelp("A section to retime, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
-    var sections: [String] = []
-
-    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
+    @OptionGroup var source: EditInputOptions
 
     @OptionGroup var outputOptions: OutputOptions
 
@@ -64,16 +58,14 @@ struct Retime: ParsableCommand {
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
-        try phoneOptions.validate(input: input)
-        switch EditInput.kind(of: input) {
+        switch EditInput.kind(of: source.input) {
         case .script:
-            throw ValidationError("\(input) is an edit script: export it with `slomo export \(input)` (its output "
+            throw ValidationError("\(source.input) is an edit script: export it with `slomo export \(source.input)` (its output "
                                   + "settings choose passthrough or a constant frame rate).")
         case .timeline:
-            if !sections.isEmpty { throw ValidationError("--section applies to a movie; \(input) carries its own sections.") }
             if saveScript != nil { throw ValidationError("--save-script needs a movie with --section options as input.") }
         case .movie:
-            guard !sections.isEmpty || phoneOptions.mode != nil else {
+            guard !source.sections.isEmpty || source.phoneMode != nil else {
                 throw ValidationError("Give at least one --section, e.g. --section 2-4x0.25 (or --phone for a phone's slow motion).")
             }
         }
@@ -87,8 +79,8 @@ struct Retime: ParsableCommand {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
         let video = try cfrOptions.videoSettings()
-        let composition = try phoneOptions.edit(input, sections: sections).composition
-        let target = outputOptions.output ?? Self.defaultOutput(for: input, codec: frameRate == nil ? nil : video.codec)
+        let composition = try source.edit().composition
+        let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: frameRate == nil ? nil : video.codec)
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(),
                                       audioCodec: audioCodec, overwrite: outputOptions.overwrite)
@@ -98,8 +90,8 @@ struct Retime: ParsableCommand {
         }
         if let saveScript {
             try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)
-            guard phoneOptions.mode == nil else { throw CommandError("--save-script takes --section options, not --phone") }
-            var script = try EditScript(retiming: input, sections: sections, settings: settings)
+            guard source.phoneMode == nil else { throw CommandError("--save-script takes --section options, not --phone") }
+            var script = try EditScript(retiming: source.input, sections: source.sections, settings: settings)
             if frameRate != nil {
                 script.output.codec = video.codec.rawValue
                 if cfrOptions.frames != nil { script.output.frames = video.frames }

@@ -29,14 +29,7 @@ struct TimelineCommand: ParsableCommand {
             \(ExitStatus.help)
             """)
 
-    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio).", completion: .file())
-    var input: String
-
-    @Option(name: .customLong("section"),
-            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable).", valueName: "spec"))
-    var sections: [String] = []
-
-    @OptionGroup(title: "Phone slow motion") var phoneOptions: PhoneOptions
+    @OptionGroup var source: EditInputOptions
 
     @Option(name: .shortAndLong, help: ArgumentHelp("The timeline to write: .otio, .fcpxml or .mlt.", valueName: "file"),
             completion: .file(extensions: TimelineFormat.allCases.map(\.rawValue)))
@@ -46,17 +39,13 @@ struct TimelineCommand: ParsableCommand {
     var overwrite = false
 
     func validate() throws {
-        try phoneOptions.validate(input: input)
         guard TimelineFormat(path: output) != nil else {
             throw ValidationError("-o must end in .otio, .fcpxml or .mlt (the format follows the extension), got '\(output)'.")
-        }
-        if EditInput.kind(of: input) != .movie && !sections.isEmpty {
-            throw ValidationError("--section applies to a movie; \(input) carries its own sections.")
         }
     }
 
     func run() throws {
-        let edit = try phoneOptions.edit(input, sections: sections)
+        let edit = try source.edit()
         let timeline = try Timeline(edit.composition)
         try timeline.write(to: output, overwrite: overwrite)
         let steps = timeline.events.filter { $0.ramp != nil }.count

@@ -7,12 +7,16 @@ import Testing
 @Suite struct StretchCommandTests {
     /// 2 s of a 440 Hz stereo tone at 48 kHz with a −100 dBFS noise floor, as 16-bit WAV.
     static var toneWAV: String {
-        get throws {
-            try FixtureCache.shared.path(for: "tone", extension: "wav", arguments: [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                "aevalsrc='0.5*sin(2*PI*440*t)+0.00001*(2*random(0)-1)|0.5*sin(2*PI*440*t)+0.00001*(2*random(1)-1)':sample_rate=48000:duration=2",
-                "-c:a", "pcm_s16le"])
-        }
+        get throws { try tone(sampleRate: 48000) }
+    }
+
+    /// 2 s of a 440 Hz stereo tone at `sampleRate` with a −100 dBFS noise floor, as 16-bit WAV.
+    static func tone(sampleRate: Int) throws -> String {
+        try FixtureCache.shared.path(for: sampleRate == 48000 ? "tone" : "tone\(sampleRate)", extension: "wav", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+            "aevalsrc='0.5*sin(2*PI*440*t)+0.00001*(2*random(0)-1)|0.5*sin(2*PI*440*t)+0.00001*(2*random(1)-1)'"
+                + ":sample_rate=\(sampleRate):duration=2",
+            "-c:a", "pcm_s16le"])
     }
 
     /// The number of sample frames ffprobe counts in the first audio stream.

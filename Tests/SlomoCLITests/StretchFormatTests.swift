@@ -9,12 +9,7 @@ import Testing
     /// 2 s of a 440 Hz stereo tone at 44.1 kHz (a rate Opus cannot encode) with a −100 dBFS
     /// noise floor, as 16-bit WAV.
     static var tone44k: String {
-        get throws {
-            try FixtureCache.shared.path(for: "tone44k", extension: "wav", arguments: [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
-                "aevalsrc='0.5*sin(2*PI*440*t)+0.00001*(2*random(0)-1)|0.5*sin(2*PI*440*t)+0.00001*(2*random(1)-1)':sample_rate=44100:duration=2",
-                "-c:a", "pcm_s16le"])
-        }
+        get throws { try StretchCommandTests.tone(sampleRate: 44100) }
     }
 
     /// One extension/codec pair: the arguments that ask for it, and what ffprobe should find.

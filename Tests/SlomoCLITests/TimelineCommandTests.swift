@@ -81,24 +81,34 @@ import Testing
 
     /// What the OTIO library writes for the edit `--section 2-4x0.25` (three clips, the middle
     /// one at time scalar 0.25) plans the same time map as the section itself.
-    @Test func otioWrittenByTheLibraryPlansTheSameTimeMap() throws {
-        let source = try Fixture.flashAndBeep.path
-        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent("library.otio").path
+    /// A timeline the OTIO library writes: `clips` is Python that appends to `track` (a video
+    /// track) clips of `source` (the flash-and-beep clip's path), with `rt(frames)` at 240 fps.
+    static func libraryTimeline(_ name: String, clips: String) throws -> String {
+        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent(name).path
         _ = try Python.run("""
             import sys
             import opentimelineio as otio
+            source = sys.argv[1]
             rt = lambda frames: otio.opentime.RationalTime(frames, 240)
             track = otio.schema.Track(kind=otio.schema.TrackKind.Video)
-            for start, duration, scalar in [(0, 480, 1), (480, 1920, 0.25), (960, 1440, 1)]:
-                clip = otio.schema.Clip(name="clip", source_range=otio.opentime.TimeRange(rt(start), rt(duration)),
-                                        media_reference=otio.schema.ExternalReference(target_url="file://" + sys.argv[1]))
-                if scalar != 1:
-                    clip.effects.append(otio.schema.LinearTimeWarp(time_scalar=scalar))
-                track.append(clip)
+            \(clips)
             timeline = otio.schema.Timeline(name="library")
             timeline.tracks.append(track)
             otio.adapters.write_to_file(timeline, sys.argv[2])
-            """, [source, path])
+            """, [try Fixture.flashAndBeep.path, path])
+        return path
+    }
+
+    @Test func otioWrittenByTheLibraryPlansTheSameTimeMap() throws {
+        let source = try Fixture.flashAndBeep.path
+        let path = try Self.libraryTimeline("library.otio", clips: """
+            for start, duration, scalar in [(0, 480, 1), (480, 1920, 0.25), (960, 1440, 1)]:
+                clip = otio.schema.Clip(name="clip", source_range=otio.opentime.TimeRange(rt(start), rt(duration)),
+                                        media_reference=otio.schema.ExternalReference(target_url="file://" + source))
+                if scalar != 1:
+                    clip.effects.append(otio.schema.LinearTimeWarp(time_scalar=scalar))
+                track.append(clip)
+            """)
         let fromLibrary = try Self.planSegments([path])
         let fromSection = try Self.planSegments([source, "--section", "2-4x0.25"])
         #expect(NSArray(array: fromLibrary) == NSArray(array: fromSection))
@@ -189,20 +199,11 @@ import Testing
     }
 
     @Test func otioThatCannotBeHonouredNamesTheClip() throws {
-        let source = try Fixture.flashAndBeep.path
-        let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent("gap.otio").path
-        _ = try Python.run("""
-            import sys
-            import opentimelineio as otio
-            rt = lambda frames: otio.opentime.RationalTime(frames, 240)
-            track = otio.schema.Track(kind=otio.schema.TrackKind.Video)
+        let path = try Self.libraryTimeline("gap.otio", clips: """
             track.append(otio.schema.Clip(name="first", source_range=otio.opentime.TimeRange(rt(0), rt(240)),
-                                          media_reference=otio.schema.ExternalReference(target_url=sys.argv[1])))
+                                          media_reference=otio.schema.ExternalReference(target_url=source)))
             track.append(otio.schema.Gap(source_range=otio.opentime.TimeRange(rt(0), rt(24))))
-            timeline = otio.schema.Timeline(name="gap")
-            timeline.tracks.append(track)
-            otio.adapters.write_to_file(timeline, sys.argv[2])
-            """, [source, path])
+            """)
         let result = try Slomo.run(["export", path, "--cfr", "30", "-o", path + ".mp4"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("clip 2: is a gap"), "\(result.standardError)")

@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import SlomoInterchange
+
+/// What a command edits: INPUT (a movie, an edit script or an OTIO timeline), the movie's
+/// `--section`s, and `--phone`/`--real-time` for a phone's slow motion. Shared by `plan`,
+/// `retime`, `export` and `timeline`.
+struct EditInputOptions: ParsableArguments {
+    @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio); it is only read.",
+              completion: .file())
+    var input: String
+
+    @Option(name: .customLong("section"),
+            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25 (repeatable; grammar in docs/sections.md).", valueName: "spec"))
+    var sections: [String] = []
+
+    @Flag(help: ArgumentHelp("""
+        Retime as the phone shows it: regions and rate from the .AAE/.SLM sidecar beside the movie, else from its \
+        capture-rate tag with Photos' defaults (85-210 fps: 0.25, from 210 fps: 0.125; export at 30 fps). Adds to --section.
+        """))
+    var phone = false
+
+    @Flag(name: .customLong("real-time"),
+          help: "Play a clip whose timestamps a phone already slowed (stored below its capture rate) at real time.")
+    var realTime = false
+
+    /// What INPUT is, by its extension.
+    var kind: EditInput.Kind { EditInput.kind(of: input) }
+
+    /// The library's phone mode, nil without either flag.
+    var phoneMode: EditInput.Phone? {
+        phone ? .asShownOnThePhone : realTime ? .realTime : nil
+    }
+
+    func validate() throws {
+        if phone && realTime { throw ValidationError("--phone and --real-time exclude each other: choose one.") }
+        if kind != .movie && (phoneMode != nil || !sections.isEmpty) {
+            throw ValidationError("--section, --phone and --real-time apply to a movie; \(input) carries its own sections.")
+        }
+    }
+
+    /// Reads the input, printing on stderr where phone slow motion came from.
+    func edit() throws -> EditInput {
+        let edit = try EditInput(path: input, sections: sections, phone: phoneMode)
+        for note in edit.notes { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
+        return edit
+    }
+}
