@@ -32,7 +32,7 @@ struct Inspect: ParsableCommand {
 
     func run() throws {
         let report = try MediaFile.inspect(path: file, measureFrames: frames)
-        print(json ? try report.jsonText() : InspectionTable(report).text + phoneText(report))
+        print(json ? try InspectionJSON(report).text() : InspectionTable(report).text + phoneText(report))
     }
 
     /// The phone slow-motion block: a sidecar's regions and rate, the capture-rate and
@@ -52,4 +52,36 @@ struct Inspect: ParsableCommand {
 
     /// Apple's tag saying whether a high-frame-rate movie plays at its full rate (1) or slowed (0).
     static let playbackIntentKey = "com.apple.quicktime.full-frame-rate-playback-intent"
+}
+
+/// `inspect --json`: the file's own JSON with a `phone` object added when a phone's slow
+/// motion is found (`{"error": …}` for a sidecar that does not parse).
+private struct InspectionJSON: Encodable {
+    let file: MediaFile
+    let phone: PhoneSlowMotion.JSON?
+    let phoneError: String?
+
+    init(_ file: MediaFile) {
+        self.file = file
+        do {
+            phone = try PhoneSlowMotion.detect(in: file)?.json
+            phoneError = nil
+        } catch {
+            phone = nil
+            phoneError = "\(error)"
+        }
+    }
+
+    private enum Keys: String, CodingKey { case phone }
+
+    func encode(to encoder: any Swift.Encoder) throws {
+        try file.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        if let phone { try container.encode(phone, forKey: .phone) }
+        if let phoneError { try container.encode(["error": phoneError], forKey: .phone) }
+    }
+
+    func text() throws -> String {
+        String(decoding: try MediaFile.jsonEncoder.encode(self), as: UTF8.self)
+    }
 }

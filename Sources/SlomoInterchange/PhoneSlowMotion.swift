@@ -100,6 +100,29 @@ public struct PhoneSlowMotion: Hashable, Sendable {
             + "export at \(exportFrameRate) fps"
     }
 
+    /// The JSON form `slomo inspect --json` prints under `phone` (docs/inspect-json.md).
+    public struct JSON: Encodable, Sendable {
+        /// `sidecar` or `captureRate`.
+        public var origin: String
+        /// The sidecar's path and format (`AAE 1.1`, `AAE 1.0`, `SLM`), when there is one.
+        public var sidecar: String?, sidecarFormat: String?
+        /// Exact rate (`1/8`), regions as exact second strings, export frame rate.
+        public var rate: String
+        public var regions: [[String: String]]
+        public var exportFrameRate: String
+        public var alreadySlowed: Bool
+    }
+
+    /// The JSON form of this slow motion.
+    public var json: JSON {
+        var sidecar: SlowMotionSidecar?
+        if case .sidecar(let found) = origin { sidecar = found }
+        return JSON(origin: sidecar == nil ? "captureRate" : "sidecar", sidecar: sidecar?.path, sidecarFormat: sidecar?.format,
+                    rate: rate.value.description,
+                    regions: regions.map { ["start": $0.start.exactDescription, "end": $0.end.exactDescription] },
+                    exportFrameRate: exportFrameRate.description, alreadySlowed: alreadySlowed)
+    }
+
     static func number(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }

@@ -66,8 +66,13 @@ public struct Container: Codable, Hashable, Sendable {
 extension MediaFile {
     /// The JSON form (`slomo inspect --json`): pretty-printed with sorted keys.
     public func jsonText() throws -> String {
+        String(decoding: try Self.jsonEncoder.encode(self), as: UTF8.self)
+    }
+
+    /// The encoder of `jsonText()`, for documents that extend it.
+    public static var jsonEncoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(self), as: UTF8.self)
+        return encoder
     }
 }

@@ -48,6 +48,13 @@ import Testing
 
         let inspect = try Slomo.run(["inspect", movie.path])
         #expect(inspect.standardOutput.contains("phone  slow motion from IMG_0001.AAE (AAE 1.1): rate 0.125"), "\(inspect.standardOutput)")
+        let json = try Slomo.run(["inspect", movie.path, "--json"])
+        let inspected = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let phone = try #require(inspected["phone"] as? [String: Any])
+        #expect(phone["origin"] as? String == "sidecar" && phone["sidecarFormat"] as? String == "AAE 1.1")
+        #expect(phone["rate"] as? String == "1/8" && phone["exportFrameRate"] as? String == "30")
+        #expect(phone["regions"] as? [[String: String]] == [["start": "2", "end": "4"]])
+        #expect(inspected["streams"] != nil, "the file's own fields stay")
 
         let output = movie.deletingLastPathComponent().appendingPathComponent("phone.mov").path
         let retime = try Slomo.run(["retime", movie.path, "--phone", "-o", output, "--overwrite", "--quiet"])
@@ -96,6 +103,9 @@ import Testing
         let inspect = try Slomo.run(["inspect", movie.path])
         #expect(inspect.status == 0, "inspect reports a broken sidecar instead of failing")
         #expect(inspect.standardOutput.contains("sidecar unreadable"))
+        let json = try Slomo.run(["inspect", movie.path, "--json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        #expect((root["phone"] as? [String: String])?["error"]?.contains("has no adjustmentData") == true)
     }
 
     @Test func neitherSidecarNorTagIsSaid() throws {
