@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import SlomoCore
 import SlomoInterchange
 import SlomoMedia
 
@@ -13,16 +15,20 @@ struct Inspect: ParsableCommand {
             Examples:
               slomo inspect clip.mov
               slomo inspect clip.mov --frames
-              slomo inspect IMG_0001.MOV          (with IMG_0001.AAE beside it: its slow-motion regions)
+              slomo inspect IMG_0001.MOV          # with IMG_0001.AAE beside it: its slow-motion regions
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
+              slomo inspect a.mov b.mov c.mp4 --json | jq '.[].duration'
+
+            Several files are shown one after the other (--json: an array); one that cannot be \
+            read is reported on stderr, the others are still shown, and the status is 1.
 
             The JSON schema is documented in docs/inspect-json.md.
 
             \(ExitStatus.help)
             """)
 
-    @Argument(help: "The media file to inspect.", completion: .file())
-    var file: String
+    @Argument(help: "The media files to inspect.", completion: .file())
+    var files: [String]
 
     @Flag(help: "Print JSON (a stable, documented schema) instead of a table.")
     var json = false
@@ -30,9 +36,30 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Read every packet to measure frame intervals and detect variable frame rate.")
     var frames = false
 
+    func validate() throws {
+        guard !files.isEmpty else { throw ValidationError("Give at least one media file to inspect.") }
+    }
+
     func run() throws {
-        let report = try MediaFile.inspect(path: file, measureFrames: frames)
-        print(json ? try InspectionJSON(report).text() : InspectionTable(report).text + phoneText(report))
+        var reports: [MediaFile] = []
+        var failures: [Error] = []
+        for file in files {
+            do {
+                reports.append(try MediaFile.inspect(path: file, measureFrames: frames))
+            } catch {
+                guard files.count > 1 else { throw error }
+                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                failures.append(error)
+            }
+        }
+        if json {
+            let documents = reports.map(InspectionJSON.init)
+            let data = files.count == 1 ? try MediaFile.jsonEncoder.encode(documents[0]) : try MediaFile.jsonEncoder.encode(documents)
+            print(String(decoding: data, as: UTF8.self))
+        } else if !reports.isEmpty {
+            print(reports.map { InspectionTable($0).text + phoneText($0) }.joined(separator: "\n\n"))
+        }
+        if let failure = failures.first { throw ExitCode(ExitStatus.of(failure)) }
     }
 
     /// The phone slow-motion block: a sidecar's regions and rate, the capture-rate and
@@ -54,8 +81,8 @@ struct Inspect: ParsableCommand {
     static let playbackIntentKey = "com.apple.quicktime.full-frame-rate-playback-intent"
 }
 
-/// `inspect --json`: the file's own JSON with a `phone` object added when a phone's slow
-/// motion is found (`{"error": …}` for a sidecar that does not parse).
+/// `inspect --json`: the file's own JSON with `slomoVersion`, and a `phone` object when a
+/// phone's slow motion is found (`{"error": …}` for a sidecar that does not parse).
 private struct InspectionJSON: Encodable {
     let file: MediaFile
     let phone: PhoneSlowMotion.JSON?
@@ -72,16 +99,13 @@ private struct InspectionJSON: Encodable {
         }
     }
 
-    private enum Keys: String, CodingKey { case phone }
+    private enum Keys: String, CodingKey { case phone, slomoVersion }
 
     func encode(to encoder: any Swift.Encoder) throws {
         try file.encode(to: encoder)
         var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(SlomoVersion.current, forKey: .slomoVersion)
         if let phone { try container.encode(phone, forKey: .phone) }
         if let phoneError { try container.encode(["error": phoneError], forKey: .phone) }
-    }
-
-    func text() throws -> String {
-        String(decoding: try MediaFile.jsonEncoder.encode(self), as: UTF8.self)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import SlomoCore
 import SlomoMedia
 
 /// The `slomo` command: slow motion and retiming for high-frame-rate video.
@@ -15,6 +16,7 @@ struct Slomo: AsyncParsableCommand {
             Exit status: 0 done, 1 failed, 64 usage (a bad option or value), 130 interrupted (143 on \
             SIGTERM), 3 capture source lost.
             """,
+        version: "slomo \(SlomoVersion.current)",
         subcommands: [Inspect.self, PlanCommand.self, Retime.self, Export.self, TimelineCommand.self, Stretch.self, Capture.self,
                       Devices.self])
 

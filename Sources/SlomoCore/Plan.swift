@@ -55,6 +55,8 @@ public struct Plan: Codable, Hashable, Sendable {
 
     /// The version of this schema; it changes only when a field changes meaning or goes away.
     public var schemaVersion = 1
+    /// The slomo that made the plan (`SlomoVersion.current`).
+    public var slomoVersion = SlomoVersion.current
     /// The clips in order.
     public var clips: [Clip]
     /// The segments in output order.

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoCore
 import SlomoTestSupport
 import Testing
 
@@ -21,6 +22,29 @@ import Testing
         let timing = try #require(streams.first?["frameTiming"] as? [String: Any])
         #expect(timing["isVariableFrameRate"] as? Bool == true)
         #expect(timing["frameCount"] as? Int == 90)
+    }
+
+    /// Issue 16: several files one after the other, `--json` as an array; a file that cannot
+    /// be read is reported and the others are still shown, with status 1.
+    @Test func severalFiles() throws {
+        let files = [try Fixture.hfr240.path, try Fixture.vfr.path]
+        let table = try Slomo.run(["inspect"] + files)
+        #expect(table.status == 0)
+        #expect(table.standardOutput.components(separatedBy: "\nfile ").count == 2, "two file blocks")
+        let json = try Slomo.run(["inspect", "--json"] + files)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]])
+        #expect(array.map { $0["path"] as? String } == files)
+        #expect(array.allSatisfy { $0["slomoVersion"] as? String == SlomoVersion.current })
+        let missing = try Slomo.run(["inspect", files[0], "/nonexistent/clip.mov", files[1], "--json"])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("/nonexistent/clip.mov"))
+        #expect((try JSONSerialization.jsonObject(with: Data(missing.standardOutput.utf8)) as? [Any])?.count == 2)
+    }
+
+    @Test func versionIsPrinted() throws {
+        let result = try Slomo.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "slomo \(SlomoVersion.current)\n")
     }
 
     @Test(arguments: BadInput.allCases)
