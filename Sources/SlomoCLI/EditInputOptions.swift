@@ -39,10 +39,12 @@ struct EditInputOptions: ParsableArguments {
         }
     }
 
-    /// Reads the input, printing on stderr where phone slow motion came from.
+    /// Reads the input, printing on stderr where phone slow motion came from and, as
+    /// warnings, what is damaged in the sources.
     func edit() throws -> EditInput {
         let edit = try EditInput(path: input, sections: sections, phone: phoneMode)
         for note in edit.notes { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
+        for damage in edit.damage { FileHandle.standardError.write(Data("warning: \(damage)\n".utf8)) }
         return edit
     }
 }

@@ -67,7 +67,7 @@ struct Export: ParsableCommand {
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: script.audio),
                                       spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
-                                      overwrite: outputOptions.overwrite)
+                                      overwrite: outputOptions.overwrite, strict: outputOptions.strict)
         let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: video.codec, script: EditInput.kind(of: source.input) != .movie)
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,

@@ -17,6 +17,9 @@ struct OutputOptions: ParsableArguments {
                                valueName: "file"), completion: .file(extensions: TimelineFormat.allCases.map(\.rawValue)))
     var timeline: String?
 
+    @Flag(help: "Refuse a damaged input (a truncated file) instead of exporting what can be read: exit 1, nothing written.")
+    var strict = false
+
     @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, output frames, frame choice) and write nothing.")
     var dryRun = false
 }

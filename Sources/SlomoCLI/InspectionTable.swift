@@ -20,6 +20,7 @@ struct InspectionTable {
         rows.append(("duration", file.duration.map(Self.seconds) ?? "unknown"))
         if let bitRate = file.bitRate { rows.append(("bit rate", Self.bitRate(bitRate))) }
         if let capture = file.captureFrameRate { rows.append(("capture fps", Self.number(capture))) }
+        rows += (file.damage ?? []).map { ("damaged", $0.message) }
         return rows
     }
 

@@ -83,7 +83,7 @@ struct Retime: ParsableCommand {
         let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: frameRate == nil ? nil : video.codec)
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(),
-                                      audioCodec: audioCodec, overwrite: outputOptions.overwrite)
+                                      audioCodec: audioCodec, overwrite: outputOptions.overwrite, strict: outputOptions.strict)
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)

@@ -1,7 +1,7 @@
 /// Why an export could not start or did not finish. Names the file or option concerned.
 public struct ExportError: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Sendable {
-        case noVideo, noAudio, outputIsInput, unsupportedContainer, unsupportedCodec, cancelled, invalidPlan
+        case noVideo, noAudio, outputIsInput, unsupportedContainer, unsupportedCodec, cancelled, invalidPlan, damagedInput
     }
 
     public let kind: Kind

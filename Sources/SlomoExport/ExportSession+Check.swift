@@ -16,6 +16,14 @@ extension ExportSession {
         if case .constantFrameRate(let frameRate) = settings.mode {
             try video.validate(frameRate: frameRate)
         }
+        if settings.strict {
+            for source in Set(composition.clips.map(\.source)) {
+                if let damage = try MediaFile(path: source).damage {
+                    throw ExportError(.damagedInput, "\(source): " + damage.map(\.message).joined(separator: "; ")
+                                      + "; refused in strict mode")
+                }
+            }
+        }
         let map = try composition.timeMap()
         for entry in map.entries where try !MediaFile(path: entry.clip.source).audioStreams.isEmpty {
             for (index, segment) in entry.map.segments.enumerated() {

@@ -19,14 +19,18 @@ public struct ExportSettings: Sendable, Hashable {
     public var audioCodec: AudioCodec
     /// Replace an existing output file.
     public var overwrite: Bool
+    /// Refuse a damaged source (`MediaFile.damage`: a truncated file) instead of exporting
+    /// what can be read of it.
+    public var strict: Bool
 
     public init(mode: Mode = .passthrough, audioAlgorithm: AudioAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, overwrite: Bool = false) {
+                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
         self.spectralEngine = spectralEngine
         self.audioCodec = audioCodec
         self.overwrite = overwrite
+        self.strict = strict
     }
 }

@@ -40,6 +40,13 @@ public struct EditInput: Sendable {
     public let output: OutputSettings
     /// What was found on the way, for people: where phone slow motion came from.
     public let notes: [String]
+    /// What is damaged in the sources (`path: video ends at …`), one line each.
+    public var damage: [String] {
+        var seen = Set<String>()
+        return composition.clips.map(\.source).filter { seen.insert($0).inserted }.flatMap { source in
+            ((try? MediaFile(path: source))?.damage ?? []).map { "\(source): \($0.message)" }
+        }
+    }
 
     /// Reads the input at `path`. `sections` (section syntax) retime a movie; a script or a
     /// timeline carries its own, so giving sections with one is an error. Sources are read

@@ -2,10 +2,13 @@ import SlomoCore
 
 extension MediaFile {
     /// The length a retime of this file covers: the video stream's duration (the audio may
-    /// run a little longer), else the container's.
+    /// run a little longer), else the container's; in a truncated file, up to where the
+    /// video (or the first stream) can still be read.
     public var clipDuration: MediaTime? {
-        if let duration = videoStream?.duration, duration > .zero { return duration }
-        return duration
+        let declared = videoStream?.duration.flatMap { $0 > .zero ? $0 : nil } ?? duration
+        let stream = videoStream?.index ?? streams.first?.index
+        guard let readable = damage?.first(where: { $0.stream == stream })?.readableUntil, readable > .zero else { return declared }
+        return declared.map { MediaTime.min($0, readable) } ?? readable
     }
 
     /// The source frame rate section edges snap to: the video's nominal rate.

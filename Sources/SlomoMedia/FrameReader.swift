@@ -20,7 +20,9 @@ public final class FrameReader {
             if let frame = try decoder.receive() { return frame }
             if flushed { return nil }
             if let packet = try demuxer.read() {
-                guard packet.streamIndex == streamIndex else { continue }
+                // A packet cut by the end of a truncated file (reported as `MediaFile.damage`)
+                // holds too little to decode.
+                guard packet.streamIndex == streamIndex, !packet.isCorrupt else { continue }
                 try decoder.send(packet)
             } else {
                 try decoder.sendEndOfStream()

@@ -18,6 +18,8 @@ extension MediaFile {
             bitRate: context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil,
             metadata: Dictionary(tags: context.pointee.metadata),
             streams: streams)
+        let damage = Damage.truncation(in: context, streams: streams)
+        self.damage = damage.isEmpty ? nil : damage
     }
 }
 

@@ -22,6 +22,8 @@ public struct MediaFile: Codable, Hashable, Sendable {
     public var captureFrameRate: Double?
     /// Every stream, in container order.
     public var streams: [StreamInfo]
+    /// What is damaged in the file though it opens (a truncated file); nil when nothing is.
+    public var damage: [Damage]?
 
     /// Opens the file, reads what is in it and closes it again; a file this process has read
     /// before and that has not changed since is not read again.
