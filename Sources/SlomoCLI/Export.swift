@@ -9,12 +9,16 @@ import SlomoMedia
 /// retimed movie or an edit script.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export a retimed movie or an edit script at a constant frame rate (re-encoded).",
+        abstract: "Export a retimed movie, an edit script or a timeline at a constant frame rate (re-encoded).",
         discussion: """
             INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), an \
             edit script (.yaml, .yml, .json; docs/edit-script.md) whose output settings are the \
             defaults that options here override, or an OpenTimelineIO timeline (.otio, as written \
-            by Resolve, Kdenlive or `slomo timeline`; docs/interchange.md). Every output frame n sits at n/fps; it shows the \
+            by Resolve, Kdenlive or `slomo timeline`; docs/interchange.md). An edit script whose \
+            output mode is passthrough (and no --cfr) is exported as `slomo retime` would: video \
+            copied, audio rendered.
+
+            Every output frame n sits at n/fps; it shows the \
             source frame on screen at the source time the time map gives (nearest), a mix of the \
             two around it weighted by distance (blend), or an in-between frame built by optical \
             flow (interpolate; --interpolation fast|quality|draft). auto, the default, uses \
@@ -68,20 +72,13 @@ struct Export: ParsableCommand {
                                       spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict)
-        let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: video.codec, script: EditInput.kind(of: source.input) != .movie)
+        let target = outputOptions.output ?? ExportSession.defaultOutputPath(
+            for: source.input, mode: mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)
         }
         try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
                              timeline: outputOptions.timeline)
-    }
-
-    /// A movie's export goes beside it as `INPUT-slomo.EXT`; a script's as `SCRIPT.EXT`, with
-    /// the extension the codec suits.
-    static func defaultOutput(for input: String, codec: VideoExportSettings.Codec, script: Bool) -> String {
-        guard script else { return Retime.defaultOutput(for: input, codec: codec) }
-        let ext = codec == .prores ? "mov" : codec == .ffv1 ? "mkv" : "mp4"
-        return URL(fileURLWithPath: input).deletingPathExtension().path + "." + ext
     }
 }

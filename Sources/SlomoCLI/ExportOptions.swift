@@ -228,7 +228,8 @@ enum ExportRunner {
         guard !progress.quiet else { return }
         printWarnings(result)
         let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
-        let audio = "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
+        let audio = result.audioTracks == 0 ? "no audio"
+            : "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
         switch settings.mode {
         case .passthrough:
             print("\(result.outputPath): \(seconds) s, \(result.videoFrames) video packets copied, \(audio)")
@@ -264,13 +265,19 @@ enum ExportRunner {
     /// The plan table, the frame choice of each segment for CFR, and what would be written.
     static func planText(_ composition: Composition, settings: ExportSettings, video: VideoExportSettings) throws -> String {
         let map = try composition.timeMap()
+        let hasAudio = composition.hasAudio
+        let audio = hasAudio ? "audio \(settings.audioAlgorithm), \(settings.audioCodec)" : "no audio"
+        func plan(_ rate: Rational?) throws -> Plan {
+            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm)
+            return hasAudio ? plan : plan.withoutAudio()
+        }
         var lines: [String] = []
         switch settings.mode {
         case .passthrough:
-            lines.append(PlanCommand.table(try Plan(map, defaultAudio: settings.audioAlgorithm)))
-            lines.append("passthrough: video copied, audio \(settings.audioAlgorithm), \(settings.audioCodec)")
+            lines.append(PlanCommand.table(try plan(nil)))
+            lines.append("passthrough: video copied, \(audio)")
         case .constantFrameRate(let rate):
-            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm)
+            let plan = try plan(rate)
             lines.append(PlanCommand.table(plan))
             let choices = video.frameChoices(for: map, frameRate: rate)
             lines.append("frame choice per segment:")
@@ -283,7 +290,7 @@ enum ExportRunner {
             var encoder = "\(video.codec.rawValue)"
             if let profile = video.profile { encoder += " \(profile)" }
             if let size = video.size { encoder += ", \(size) \(video.scaling.rawValue)" }
-            lines.append("constant frame rate \(rate) fps: \(plan.outputFrames ?? 0) frames, \(encoder), audio \(settings.audioAlgorithm), \(settings.audioCodec)")
+            lines.append("constant frame rate \(rate) fps: \(plan.outputFrames ?? 0) frames, \(encoder), \(audio)")
         }
         return lines.joined(separator: "\n")
     }

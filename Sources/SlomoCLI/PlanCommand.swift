@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlomoCore
 import SlomoInterchange
+import SlomoMedia
 
 /// `slomo plan INPUT (--section SPEC)… [--cfr FPS] [--json]`: the time map of a retime or an
 /// edit script, without writing anything.
@@ -46,8 +47,9 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         let edit = try source.edit()
         let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
-        let plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
+        var plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
                             defaultAudio: edit.output.audio ?? .spectral)
+        if !edit.composition.hasAudio { plan = plan.withoutAudio() }
         print(json ? try plan.jsonText() : Self.table(plan))
     }
 

@@ -80,10 +80,15 @@ struct Retime: ParsableCommand {
         }
         let video = try cfrOptions.videoSettings()
         let composition = try source.edit().composition
-        let target = outputOptions.output ?? Self.defaultOutput(for: source.input, codec: frameRate == nil ? nil : video.codec)
+        if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
+            throw CommandError("\(source.input) has no video: change the speed of its sound with "
+                               + "`slomo stretch \(source.input) --section …` (retime keeps a movie's video)")
+        }
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(),
                                       audioCodec: audioCodec, overwrite: outputOptions.overwrite, strict: outputOptions.strict)
+        let target = outputOptions.output ?? ExportSession.defaultOutputPath(
+            for: source.input, mode: settings.mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)
@@ -103,19 +108,5 @@ struct Retime: ParsableCommand {
         }
         try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
                              timeline: outputOptions.timeline)
-    }
-
-    /// `clip.mov` → `clip-slomo.mov`, beside the input; for CFR exports the extension suits
-    /// the codec (ProRes → .mov, FFV1 → .mkv, H.264/HEVC keep .mov/.mp4).
-    static func defaultOutput(for input: String, codec: VideoExportSettings.Codec? = nil) -> String {
-        let url = URL(fileURLWithPath: input)
-        var ext = url.pathExtension.isEmpty ? "mov" : url.pathExtension.lowercased()
-        switch codec {
-        case .prores?: ext = "mov"
-        case .ffv1?: ext = "mkv"
-        case .h264?, .hevc?: if !["mov", "mp4", "m4v", "mkv"].contains(ext) { ext = "mp4" }
-        case nil: break
-        }
-        return url.deletingPathExtension().path + "-slomo." + ext
     }
 }

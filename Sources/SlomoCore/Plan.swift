@@ -93,6 +93,13 @@ public struct Plan: Codable, Hashable, Sendable {
         sourceFrames = segments.contains { $0.sourceFrames == nil } ? nil : segments.reduce(0) { $0 + $1.sourceFrames! }
     }
 
+    /// The same plan for sources without sound: no segment names an audio algorithm.
+    public func withoutAudio() -> Plan {
+        var plan = self
+        for index in plan.segments.indices { plan.segments[index].audio = nil }
+        return plan
+    }
+
     /// The plan of one clip's map with source frames at `sourceFrameRate`.
     public init(_ map: TimeMap, source: String, sourceFrameRate: Rational?, cfrFrameRate: Rational? = nil,
                 defaultAudio: AudioAlgorithm? = nil) throws {

@@ -31,3 +31,10 @@ extension Composition {
         try self.init(source: file.path, duration: info.duration, frameRate: info.frameRate, sections: sections)
     }
 }
+
+extension Composition {
+    /// True when some clip's source file has an audio stream (unreadable files count as none).
+    public var hasAudio: Bool {
+        clips.contains { clip in (try? MediaFile(path: clip.source)).map { !$0.audioStreams.isEmpty } ?? false }
+    }
+}

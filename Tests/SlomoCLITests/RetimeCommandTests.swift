@@ -32,6 +32,35 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.isEmpty)
         #expect(try Self.contents(folder) == ["clip-slomo.mp4", "clip.mp4"])
+        // Issue 16: a CFR export of the same clip gets its own default name, not the retime's.
+        let export = try Slomo.run(["export", input, "--section", "0.5-1x0.5", "--cfr", "30", "--quiet"])
+        #expect(export.status == 0, "\(export.standardError)")
+        #expect(try Self.contents(folder) == ["clip-slomo-30fps.mp4", "clip-slomo.mp4", "clip.mp4"])
+    }
+
+    /// Issue 16: a file without sound says "no audio", and plans name no algorithm for it.
+    @Test func videoWithoutSoundSaysNoAudio() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-no-audio")
+        let output = folder.appendingPathComponent("out.mp4").path
+        let result = try Slomo.run(["retime", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "-o", output, "--overwrite"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.hasSuffix("video packets copied, no audio\n"), "\(result.standardOutput)")
+        let dryRun = try Slomo.run(["retime", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "--dry-run", "-o", output,
+                                    "--overwrite"])
+        #expect(dryRun.standardOutput.contains("passthrough: video copied, no audio"), "\(dryRun.standardOutput)")
+        let plan = try Slomo.run(["plan", try Fixture.videoOnly.path, "--section", "0.5-1x0.5", "--json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(plan.standardOutput.utf8)) as? [String: Any])
+        #expect((root["segments"] as? [[String: Any]])?.allSatisfy { $0["audio"] == nil } == true)
+    }
+
+    /// Issue 16: retiming a sound file points to `stretch` instead of writing a video-less movie.
+    @Test func soundAlonePointsToStretch() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-sound")
+        let result = try Slomo.run(["retime", try Fixture.audioOnly.path, "--section", "0.5-1x0.5", "-o",
+                                    folder.appendingPathComponent("out.mov").path])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("has no video") && result.standardError.contains("slomo stretch"))
+        #expect(try Self.contents(folder).isEmpty)
     }
 
     @Test func jsonProgressIsOneObjectALine() throws {
