@@ -23,6 +23,9 @@ struct Slomo: AsyncParsableCommand {
     static func main() async {
         FFmpegLog.configureFromEnvironment()
         unblockHandledSignals()
+        if let problem = Suggestions.problem(in: Array(CommandLine.arguments.dropFirst())) {
+            ExitStatus.exit(with: CommandError(problem))
+        }
         do {
             var command = try parseAsRoot(nil)
             if var asyncCommand = command as? AsyncParsableCommand {

@@ -123,7 +123,7 @@ public struct VideoExportSettings: Sendable, Hashable {
             guard codec.hasQualityFactor else {
                 throw ExportError(.invalidPlan, "--crf applies to h264 and hevc, not \(codec.rawValue)")
             }
-            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, "--crf \(crf): expected 0 to 51") }
+            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, "--crf \(String(format: "%g", crf)): expected 0 to 51") }
         }
         if let preset {
             guard codec.hasQualityFactor else {

@@ -61,7 +61,7 @@ import Testing
     @Test func usageErrorsExitWithUsageStatus() throws {
         let unknown = try Slomo.run(["inspect", "--no-such-flag", "x.mov"])
         #expect(unknown.status == 64)
-        #expect(unknown.standardError.contains("Usage") || unknown.standardError.contains("Help"))
+        #expect(unknown.standardError.contains("--help"), "points to the help")
         let missing = try Slomo.run(["inspect"])
         #expect(missing.status == 64)
         #expect(missing.standardError.contains("Missing expected argument"))
