@@ -31,8 +31,8 @@ struct Capture: ParsableCommand {
 
             Examples:
               slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov
-              slomo capture --input x11::0 --size 1280x720 --fps 60 --duration 30 -o screen.mp4
-              slomo capture --input v4l2:/dev/video0 --format 1280x720@120 --pixel-format mjpeg -o cam.mov
+              slomo capture --input x11::0 --size 1280x720 --fps 60 -o screen.mp4
+              slomo capture --input v4l2:/dev/video0 --format 1280x720@120 -o cam.mov
             """)
 
     @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))
@@ -47,13 +47,13 @@ struct Capture: ParsableCommand {
     @Option(name: .customLong("max-size"), help: ArgumentHelp("Stop before the file grows past this: 500M, 2G.", valueName: "bytes"))
     var maxSize: String?
 
-    @Option(name: .customLong("min-free"), help: ArgumentHelp("Stop before the disk has less free space than this (default 64M; 0 to turn off).", valueName: "bytes"))
+    @Option(name: .customLong("min-free"), help: ArgumentHelp("Stop before the disk has less free space than this; 0 turns it off.", valueName: "bytes"))
     var minFree: String = "64M"
 
-    @Option(help: ArgumentHelp("Fragment interval: at most what a crash loses (default 2s).", valueName: "time"))
+    @Option(help: ArgumentHelp("Fragment interval: at most what a crash loses.", valueName: "time"))
     var fragment: String = "2s"
 
-    @Option(help: ArgumentHelp("Encoder for raw video (default libx264 ultrafast/zerolatency).", valueName: "encoder"))
+    @Option(help: ArgumentHelp("Encoder for raw video (libx264 runs ultrafast/zerolatency).", valueName: "encoder"))
     var codec: String = "libx264"
 
     @Option(name: .customLong("audio-codec"),
@@ -79,7 +79,10 @@ struct Capture: ParsableCommand {
     var cursor = true
 
     @Option(help: ArgumentHelp("Seconds to wait for a URL or device to answer (default 10).", valueName: "seconds"))
-    var timeout: Double = 10
+    var timeout: Double?
+
+    /// `--timeout`, or 10 s.
+    private var openTimeout: Double { timeout ?? 10 }
 
     @Option(name: .customLong("meta"), help: ArgumentHelp("A tag for the file, key=value (repeatable).", valueName: "key=value"))
     var metadata: [String] = []
@@ -115,7 +118,7 @@ struct Capture: ParsableCommand {
             let names = MovieFileOutput.AudioCodec.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--audio-codec expects one of \(names), got '\(audioCodec)'.")
         }
-        if timeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
+        if openTimeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
         for item in metadata where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--meta expects key=value, got '\(item)'.")
         }
@@ -128,9 +131,9 @@ struct Capture: ParsableCommand {
         parsing.size = size.flatMap { CaptureFormat.Request(parsing: $0) }.map { ($0.width, $0.height) }
         parsing.frameRate = fps.flatMap { Rational(decimal: $0) }
         parsing.drawsCursor = cursor
-        parsing.timeoutSeconds = timeout
+        parsing.timeoutSeconds = openTimeout
         let session = CaptureSession()
-        session.openTimeout = timeout
+        session.openTimeout = openTimeout
         for spec in inputs { try session.add(CaptureInput(parsing: spec, options: parsing)) }
 
         var settings = MovieFileOutput.Settings(path: output)

@@ -11,6 +11,10 @@ struct Devices: ParsableCommand {
             device with `slomo capture --input v4l2:/dev/videoN --format 1280x720@240`.
             The JSON schema is documented in docs/capture.md.
 
+            Examples:
+              slomo devices
+              slomo devices --json | jq '.cameras[].path'
+
             \(ExitStatus.help)
             """)
 

@@ -15,7 +15,7 @@ struct Inspect: ParsableCommand {
             Examples:
               slomo inspect clip.mov
               slomo inspect clip.mov --frames
-              slomo inspect IMG_0001.MOV          # with IMG_0001.AAE beside it: its slow-motion regions
+              slomo inspect IMG_0001.MOV    # with its .AAE sidecar: slow-motion regions
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
               slomo inspect a.mov b.mov c.mp4 --json | jq '.[].duration'
 
