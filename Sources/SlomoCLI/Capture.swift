@@ -189,13 +189,10 @@ struct Capture: ParsableCommand {
     }
 
     /// `10`, `10s`, `1.5s`, `2m`, `1h`, `500ms` as seconds.
+    /// A time in slomo's one grammar (docs/sections.md: `10`, `10s`, `1500ms`, `2m`, `1h`,
+    /// `00:01:30`) in seconds; nil when it does not parse.
     static func seconds(_ text: String) -> Double? {
-        let units: [(String, Double)] = [("ms", 0.001), ("s", 1), ("m", 60), ("h", 3600)]
-        for (suffix, factor) in units where text.hasSuffix(suffix) {
-            if suffix == "s" && text.hasSuffix("ms") { continue }
-            return Double(text.dropLast(suffix.count)).map { $0 * factor }
-        }
-        return Double(text)
+        (try? MediaTime(parsing: text))?.doubleSeconds
     }
 
     /// `1048576`, `500K`, `64M`, `2G` (powers of 1024) as bytes.

@@ -79,20 +79,20 @@ struct DocumentNode {
 
     /// A time: seconds, or text (timecode, `f480`, `end`, `1/3`).
     func position() throws -> SectionSpec.Position {
-        let text = try self.text("a time (seconds such as 2.5, a timecode, f480 or end)")
+        let text = try self.text("a time (seconds such as 2.5 or 1500ms, a timecode, f480 or end)")
         do {
             return try SectionSpec.Position(parsing: text)
         } catch {
-            throw wrongType("a time (seconds such as 2.5, a timecode, f480 or end)")
+            throw wrongType("a time (seconds such as 2.5 or 1500ms, a timecode, f480 or end)")
         }
     }
 
-    /// A duration in seconds (a number, or a fraction as text).
+    /// A duration: seconds (a number, or text such as `1/3`, `300ms`, `00:00:01.5`).
     func duration() throws -> MediaTime {
-        guard let seconds = Rational(decimal: try text("seconds")), seconds.numerator >= 0 else {
-            throw wrongType("seconds, such as 0.3")
+        guard let time = try? MediaTime(parsing: try text("seconds")), time >= .zero else {
+            throw wrongType("seconds, such as 0.3 or 300ms")
         }
-        return MediaTime(seconds: seconds)
+        return time
     }
 
     /// A rate: a number, or a fraction as text; out-of-range rates throw the `Rate` errors.

@@ -84,7 +84,7 @@ private enum DocumentValue {
     init(_ position: SectionSpec.Position) {
         switch position {
         case .time(let time): self.init(time.seconds)
-        case .frame, .end: self = .text(position.description)
+        case .frame, .timecode, .end: self = .text(position.description)
         }
     }
 

@@ -32,8 +32,9 @@ extension MediaTime {
         return text
     }
 
-    /// Parses decimal seconds (`2.5`, `-1`), a fraction of seconds (`1/3`), a timecode (`00:01:02.250`, `1:02.25`) or a frame
-    /// number (`f480`, which needs `frameRate`: the time is `480 / frameRate`).
+    /// Parses decimal seconds (`2.5`, `-1`), a fraction of seconds (`1/3`), seconds with a unit
+    /// (`1.5s`, `1500ms`, `2m`, `1h`), a timecode (`00:01:02.250`, `1:02.25`) or a frame number
+    /// (`f480`, which needs `frameRate`: the time is `480 / frameRate`).
     /// Throws `TimeModelError.Kind.unparseable` (or `.invalidValue` for a frame number without a
     /// frame rate) with the text as subject.
     public init(parsing text: String, frameRate: Rational? = nil) throws {
@@ -55,11 +56,23 @@ extension MediaTime {
             self = try MediaTime.parseTimecode(trimmed, original: text)
             return
         }
-        guard let seconds = Rational(decimal: trimmed) else {
-            throw TimeModelError(.unparseable, "expected seconds (2.5), a timecode (00:00:02.500) or a frame (f480)",
-                                 subject: "'\(text)'")
+        let (number, unit) = MediaTime.unit(of: trimmed)
+        guard number.last?.isNumber == true, let value = Rational(decimal: number),
+              let seconds = value.multipliedReportingOverflow(by: unit) else {
+            throw TimeModelError(.unparseable, "expected seconds (2.5, 1.5s, 1500ms, 2m), a timecode (00:00:02.500) "
+                                 + "or a frame (f480)", subject: "'\(text)'")
         }
         self.init(seconds: seconds)
+    }
+
+    /// The number and the seconds per unit of `1500ms`, `1.5s`, `2m`, `1h` (plain seconds
+    /// without a unit).
+    private static func unit(of text: String) -> (String, Rational) {
+        for (suffix, seconds) in [("ms", Rational(1, 1000)), ("s", Rational(1)), ("m", Rational(60)), ("h", Rational(3600))]
+        where text.hasSuffix(suffix) {
+            return (String(text.dropLast(suffix.count)), seconds)
+        }
+        return (text, Rational(1))
     }
 
     private static func parseTimecode(_ text: String, original: String) throws -> MediaTime {

@@ -64,9 +64,9 @@ extension SectionSpec {
     }
 
     private static func duration(_ text: String, option: Substring) throws -> MediaTime {
-        guard let seconds = Rational(decimal: text), seconds.numerator >= 0 else {
-            throw TimeModelError(.unparseable, "\(option) expects seconds such as 0.3, got '\(text)'")
+        guard let time = try? MediaTime(parsing: text), time >= .zero else {
+            throw TimeModelError(.unparseable, "\(option) expects a duration such as 0.3 or 300ms, got '\(text)'")
         }
-        return MediaTime(seconds: seconds)
+        return time
     }
 }

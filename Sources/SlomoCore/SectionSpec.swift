@@ -10,6 +10,8 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
         case time(MediaTime)
         /// A source frame number: frame `n` is at `n / frameRate`.
         case frame(Int64)
+        /// A SMPTE timecode, which names a source frame at the source's rate.
+        case timecode(SMPTETimecode)
         /// The end of the clip.
         case end
 
@@ -18,15 +20,19 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .time(let time): return time.exactDescription
             case .frame(let frame): return "f\(frame)"
+            case .timecode(let timecode): return timecode.description
             case .end: return "end"
             }
         }
 
-        /// Parses seconds, a timecode, a frame (`f480`) or `end`.
+        /// Parses a time (`MediaTime(parsing:)`: seconds, `1.5s`, `1500ms`, `01:02.5`), a
+        /// SMPTE timecode (`00:00:02:15`, drop-frame `00:01:00;02`), a frame (`f480`) or `end`.
         public init(parsing text: String) throws {
             let trimmed = text.trimmingSpaces
             if trimmed == "end" {
                 self = .end
+            } else if let timecode = SMPTETimecode(parsing: trimmed) {
+                self = .timecode(timecode)
             } else if trimmed.first == "f" {
                 guard let frame = Int64(trimmed.dropFirst()), frame >= 0, trimmed.dropFirst().first != "+" else {
                     throw TimeModelError(.unparseable, "expected a frame number such as f480", subject: "'\(text)'")
@@ -47,6 +53,11 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
                     throw TimeModelError(.invalidValue, "frame number f\(frame) needs the source frame rate, which is unknown")
                 }
                 return try MediaTime(value: frame, timescale: 1).divided(by: frameRate)
+            case .timecode(let timecode):
+                guard let frameRate, frameRate.numerator > 0 else {
+                    throw TimeModelError(.invalidValue, "timecode \(timecode) needs the source frame rate, which is unknown")
+                }
+                return try MediaTime(value: try timecode.frameNumber(at: frameRate), timescale: 1).divided(by: frameRate)
             }
         }
     }

@@ -14,6 +14,19 @@ import Testing
         #expect(middle.contains("0.25") && middle.contains("60.000") && middle.contains("480"))
     }
 
+    /// Issue 16, item 10: units and SMPTE timecodes plan the same map as plain seconds.
+    @Test(arguments: ["00:00:02:00-00:00:04:00x0.25:ramp=300ms", "2s-4000msx1/4:ramp=0.3", "f480-00:00:04.000x0.25:ramp=0.3"])
+    func everyTimeFormPlansTheSameMap(section: String) throws {
+        let plain = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25:ramp=0.3", "--json"])
+        let other = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", section, "--json"])
+        #expect(other.status == 0, "\(other.standardError)")
+        let segments = { (text: String) in
+            (try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])?["segments"] as? [[String: Any]]
+        }
+        let expected = try #require(segments(plain.standardOutput))
+        #expect(segments(other.standardOutput).map { NSArray(array: $0) } == NSArray(array: expected))
+    }
+
     @Test func cfrCountsOutputFrames() throws {
         let result = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25", "--cfr", "30"])
         #expect(result.status == 0, "\(result.standardError)")

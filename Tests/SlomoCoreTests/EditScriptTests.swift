@@ -128,7 +128,7 @@ import Testing
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, speed: 2}",
          .unknownKey, "clips[0].sections[0].speed: unknown key 'speed'; expected one of start, end, rate, ramp, ramp-in, ramp-out, audio, frames"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: true, end: 2, rate: 2}",
-         .wrongType, "clips[0].sections[0].start: expected a time (seconds such as 2.5, a timecode, f480 or end), found a boolean (true)"),
+         .wrongType, "clips[0].sections[0].start: expected a time (seconds such as 2.5 or 1500ms, a timecode, f480 or end), found a boolean (true)"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 3, rate: 2}\n      - 2-4x0.5",
          .overlap, "clips[0].sections[1]: overlaps clips[0].sections[0]"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - 2-4x0",
