@@ -267,8 +267,9 @@ enum ExportRunner {
         let map = try composition.timeMap()
         let hasAudio = composition.hasAudio
         let audio = hasAudio ? "audio \(settings.audioAlgorithm), \(settings.audioCodec)" : "no audio"
+        let frameTimes = try composition.frameTimes()
         func plan(_ rate: Rational?) throws -> Plan {
-            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm)
+            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm, frameTimes: frameTimes)
             return hasAudio ? plan : plan.withoutAudio()
         }
         var lines: [String] = []
@@ -279,7 +280,7 @@ enum ExportRunner {
         case .constantFrameRate(let rate):
             let plan = try plan(rate)
             lines.append(PlanCommand.table(plan))
-            let choices = video.frameChoices(for: map, frameRate: rate)
+            let choices = video.frameChoices(for: map, frameRate: rate, frameTimes: frameTimes)
             lines.append("frame choice per segment:")
             for (index, (segment, choice)) in zip(plan.segments, choices).enumerated() {
                 let effective = segment.effectiveFrameRate.map { String(format: "effective %.3f fps", $0) } ?? "effective fps unknown"

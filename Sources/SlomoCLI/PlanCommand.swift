@@ -48,7 +48,7 @@ struct PlanCommand: ParsableCommand {
         let edit = try source.edit()
         let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
         var plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
-                            defaultAudio: edit.output.audio ?? .spectral)
+                            defaultAudio: edit.output.audio ?? .spectral, frameTimes: try edit.composition.frameTimes())
         if !edit.composition.hasAudio { plan = plan.withoutAudio() }
         print(json ? try plan.jsonText() : Self.table(plan))
     }
@@ -74,7 +74,10 @@ struct PlanCommand: ParsableCommand {
         var lines: [String] = []
         for (index, clip) in plan.clips.enumerated() {
             let name = showClip ? "clip \(index + 1): \(clip.source)" : clip.source
-            let rate = clip.frameRate.map { " at \($0) fps" } ?? ", frame rate unknown"
+            var rate = clip.frameRate.map { " at \($0) fps" } ?? ", frame rate unknown"
+            if clip.variableFrameRate == true {
+                rate = ", variable frame rate" + (clip.frameRate.map { " (\($0) fps nominal; frames counted)" } ?? "")
+            }
             lines.append("\(name), \(seconds(clip.sourceStart))-\(seconds(clip.sourceEnd)) s\(rate)")
         }
         let numeric = Set([0] + Array(header.count - 4 ..< header.count - 1))

@@ -19,6 +19,9 @@ public struct Plan: Codable, Hashable, Sendable {
         public var sourceEnd: Double
         /// The source's frame rate, when known (exact, as text: `"240"`, `"30000/1001"`).
         public var frameRate: String?
+        /// True when the source's frames are not evenly spaced (measured from their times);
+        /// nil when their times were not read. Frame counts then come from the real frames.
+        public var variableFrameRate: Bool?
     }
 
     /// One segment of the time map.
@@ -73,17 +76,20 @@ public struct Plan: Codable, Hashable, Sendable {
     public var sourceFrames: Int?
 
     /// The plan of a composition's map, exported at `cfrFrameRate` (nil: passthrough), with
-    /// `defaultAudio` for segments whose section names no algorithm. Throws `.overflow` only
-    /// for absurd frame counts.
-    public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: AudioAlgorithm? = nil) throws {
-        clips = map.entries.map { entry in
+    /// `defaultAudio` for segments whose section names no algorithm. With `frameTimes` (by clip
+    /// index), a variable-frame-rate source's frames are counted, not derived from its nominal
+    /// rate. Throws `.overflow` only for absurd frame counts.
+    public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: AudioAlgorithm? = nil,
+                frameTimes: [Int: SourceFrameTimes] = [:]) throws {
+        clips = map.entries.enumerated().map { index, entry in
             Clip(source: entry.clip.source, sourceStart: entry.clip.range.start.doubleSeconds,
-                 sourceEnd: entry.clip.range.end.doubleSeconds, frameRate: entry.clip.frameRate?.description)
+                 sourceEnd: entry.clip.range.end.doubleSeconds, frameRate: entry.clip.frameRate?.description,
+                 variableFrameRate: frameTimes[index]?.isVariableFrameRate)
         }
         segments = try map.entries.enumerated().flatMap { index, entry in
             try entry.map.segments.map { segment in
-                try Segment(segment, clip: index, frameRate: entry.clip.frameRate, cfrFrameRate: cfrFrameRate,
-                            defaultAudio: defaultAudio)
+                try Segment(segment, clip: index, frameRate: entry.clip.frameRate, frameTimes: frameTimes[index],
+                            cfrFrameRate: cfrFrameRate, defaultAudio: defaultAudio)
             }
         }
         outputDuration = map.outputDuration.doubleSeconds
@@ -124,8 +130,8 @@ public struct Plan: Codable, Hashable, Sendable {
 }
 
 extension Plan.Segment {
-    init(_ segment: TimeMap.Segment, clip: Int, frameRate: Rational?, cfrFrameRate: Rational?,
-         defaultAudio: AudioAlgorithm?) throws {
+    init(_ segment: TimeMap.Segment, clip: Int, frameRate: Rational?, frameTimes: SourceFrameTimes?,
+         cfrFrameRate: Rational?, defaultAudio: AudioAlgorithm?) throws {
         self.clip = clip
         section = segment.section
         sourceStart = segment.source.start.doubleSeconds
@@ -138,8 +144,12 @@ extension Plan.Segment {
             rampFrom = from.doubleValue
             rampTo = to.doubleValue
         }
-        effectiveFrameRate = frameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0).doubleValue }
-        sourceFrames = try frameRate.map { try Plan.frames(in: segment.source, at: $0) }
+        effectiveFrameRate = segment.effectiveFrameRate(sourceFrameRate: frameRate, frameTimes: frameTimes)?.doubleValue
+        if let frameTimes, frameTimes.isVariableFrameRate {
+            sourceFrames = frameTimes.count(in: segment.source)
+        } else {
+            sourceFrames = try frameRate.map { try Plan.frames(in: segment.source, at: $0) }
+        }
         outputFrames = try cfrFrameRate.map { try Plan.frames(in: segment.output, at: $0) }
         audio = segment.audio ?? defaultAudio
     }

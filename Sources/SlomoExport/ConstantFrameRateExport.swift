@@ -41,7 +41,7 @@ struct ConstantFrameRateExport {
         let warnings = ExportWarnings()
         let schedules = try zip(files, map.entries).map { file, entry in
             var schedule = try SlotSchedule(map: entry.map, frameRate: frameRate, sourceFrameRate: entry.clip.frameRate,
-                                            defaultChoice: settings.frames)
+                                            frameTimes: try SourceFrameTimes.of(file), defaultChoice: settings.frames)
             // Pictures optical flow cannot take (4:4:4, alpha, RGB, tiny) are blended instead, with a warning.
             let video = file.videoStream!.video!
             if schedule.choices.contains(.interpolate),

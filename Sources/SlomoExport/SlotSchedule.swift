@@ -11,13 +11,16 @@ struct SlotSchedule {
     /// The resolved frame choice of each segment of the map (never `auto`).
     private(set) var choices: [FrameChoice]
 
-    init(map: TimeMap, frameRate: Rational, sourceFrameRate: Rational?, defaultChoice: FrameChoice) throws {
+    init(map: TimeMap, frameRate: Rational, sourceFrameRate: Rational?, frameTimes: SourceFrameTimes?,
+         defaultChoice: FrameChoice) throws {
         self.map = map
         self.frameRate = frameRate
         let period = frameRate.reciprocal
         slots = Int(try map.output.start.ticks(in: period, rounding: .up)) ..< Int(try map.output.end.ticks(in: period, rounding: .up))
         choices = map.segments.map { segment in
-            Self.resolve(segment.frames ?? defaultChoice, segment: segment, sourceFrameRate: sourceFrameRate, target: frameRate)
+            Self.resolve(segment.frames ?? defaultChoice,
+                         effectiveFrameRate: segment.effectiveFrameRate(sourceFrameRate: sourceFrameRate, frameTimes: frameTimes),
+                         target: frameRate)
         }
     }
 
@@ -26,9 +29,8 @@ struct SlotSchedule {
     /// is lower; `blend` when the source frame rate is unknown. `interpolate` becomes `nearest`
     /// where the effective rate reaches the target: there is nothing to invent there, and
     /// estimating flow would only burn time.
-    static func resolve(_ choice: FrameChoice, segment: TimeMap.Segment, sourceFrameRate: Rational?,
-                        target: Rational) -> FrameChoice {
-        let enough = sourceFrameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0) >= target }
+    static func resolve(_ choice: FrameChoice, effectiveFrameRate: Rational?, target: Rational) -> FrameChoice {
+        let enough = effectiveFrameRate.map { $0 >= target }
         switch choice {
         case .auto: return enough.map { $0 ? .nearest : .interpolate } ?? .blend
         case .interpolate: return enough == true ? .nearest : .interpolate

@@ -148,11 +148,15 @@ public struct VideoExportSettings: Sendable, Hashable {
 extension VideoExportSettings {
     /// The frame choice each segment of `map` renders with at `frameRate`, in output order
     /// (the order of `Plan.segments`): the section's own, else `frames`, with `auto` resolved
-    /// by effective frame rate.
-    public func frameChoices(for map: CompositionMap, frameRate: Rational) -> [FrameChoice] {
-        map.entries.flatMap { entry in
+    /// by effective frame rate (counted from `frameTimes`, by clip index, for variable-frame-rate
+    /// sources).
+    public func frameChoices(for map: CompositionMap, frameRate: Rational,
+                             frameTimes: [Int: SourceFrameTimes] = [:]) -> [FrameChoice] {
+        map.entries.enumerated().flatMap { index, entry in
             entry.map.segments.map { segment in
-                SlotSchedule.resolve(segment.frames ?? frames, segment: segment, sourceFrameRate: entry.clip.frameRate,
+                SlotSchedule.resolve(segment.frames ?? frames,
+                                     effectiveFrameRate: segment.effectiveFrameRate(sourceFrameRate: entry.clip.frameRate,
+                                                                                    frameTimes: frameTimes[index]),
                                      target: frameRate)
             }
         }

@@ -14,6 +14,27 @@ import Testing
         #expect(middle.contains("0.25") && middle.contains("60.000") && middle.contains("480"))
     }
 
+    /// Issue 16, item 4: the VFR fixture says 60 fps but holds 30 fps in its first second.
+    /// Plans count its real frames and say it is variable; `auto` interpolates the 0.5x section
+    /// there at 30 fps out (15 real frames a second), where the nominal rate claimed 30 and
+    /// chose nearest (repeating frames).
+    @Test func variableFrameRateIsCountedNotAssumed() throws {
+        let source = try Fixture.vfr.path
+        let plan = try Slomo.run(["plan", source, "--section", "0.25-0.75x0.5", "--section", "1.25-1.75x0.5", "--json"])
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(plan.standardOutput.utf8)) as? [String: Any])
+        #expect((root["clips"] as? [[String: Any]])?.first?["variableFrameRate"] as? Bool == true)
+        let segments = try #require(root["segments"] as? [[String: Any]])
+        #expect(segments[1]["sourceFrames"] as? Int == 15 && segments[1]["effectiveFrameRate"] as? Double == 15)
+        #expect(segments[3]["sourceFrames"] as? Int == 30 && segments[3]["effectiveFrameRate"] as? Double == 30)
+        let table = try Slomo.run(["plan", source])
+        #expect(table.standardOutput.contains("variable frame rate (60 fps nominal; frames counted)"), "\(table.standardOutput)")
+        let dryRun = try Slomo.run(["export", source, "--section", "0.25-0.75x0.5", "--cfr", "30", "--dry-run"])
+        #expect(dryRun.standardOutput.contains("2  interpolate  (effective 15.000 fps"), "\(dryRun.standardOutput)")
+        let constant = try Slomo.run(["plan", try Fixture.hfr240.path, "--section", "2-4x0.25", "--json"])
+        let clip = (try JSONSerialization.jsonObject(with: Data(constant.standardOutput.utf8)) as? [String: Any])?["clips"]
+        #expect((clip as? [[String: Any]])?.first?["variableFrameRate"] as? Bool == false)
+    }
+
     /// Issue 16, item 10: units and SMPTE timecodes plan the same map as plain seconds.
     @Test(arguments: ["00:00:02:00-00:00:04:00x0.25:ramp=300ms", "2s-4000msx1/4:ramp=0.3", "f480-00:00:04.000x0.25:ramp=0.3"])
     func everyTimeFormPlansTheSameMap(section: String) throws {
