@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SlomoCapture
 import SlomoCore
+import SlomoMedia
 
 /// `slomo capture --input SPEC… -o take.mov`: record high-frame-rate video.
 struct Capture: ParsableCommand {
@@ -10,13 +11,14 @@ struct Capture: ParsableCommand {
         discussion: """
             Inputs (--input, repeatable for simultaneous sources):
               testsrc:1280x720@240     a synthetic source paced in real time
-              x11::99[+X,Y]            an X screen (--size WxH, --fps, --no-cursor, --scale)
+              x11::99[+X,Y][/WxH][@FPS] an X screen or a rectangle of it (30 fps; --no-cursor)
               v4l2:/dev/video0         a camera (--format 1280x720@240, --pixel-format mjpeg)
               url:udp://0.0.0.0:5000   any FFmpeg input: UDP/RTP/SRT/RTSP, a pipe, a file at its rate
               sine:440                 a test tone
               pulse:SOURCE, alsa:DEVICE   sound (run `slomo devices` for names)
 
-            Raw video is encoded with libx264 ultrafast/zerolatency (--codec to choose); compressed \
+            Raw video is encoded with H.264 (libx264 ultrafast/zerolatency; --codec hevc, prores or \
+            ffv1, the names export uses); compressed \
             video (MJPEG/H.264 cameras, streams) is copied. The file is fragmented MOV/MP4 with a \
             fragment every --fragment seconds, written in place and flushed after every fragment: \
             a crash loses at most one fragment. Ctrl-C stops and finalises the file.
@@ -31,7 +33,7 @@ struct Capture: ParsableCommand {
 
             Examples:
               slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov
-              slomo capture --input x11::0 --size 1280x720 --fps 60 -o screen.mp4
+              slomo capture --input x11::0+0,0/1280x720@60 -o screen.mp4
               slomo capture --input v4l2:/dev/video0 --format 1280x720@120 -o cam.mov
             """)
 
@@ -53,8 +55,9 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Fragment interval: at most what a crash loses.", valueName: "time"))
     var fragment: String = "2s"
 
-    @Option(help: ArgumentHelp("Encoder for raw video (libx264 runs ultrafast/zerolatency).", valueName: "encoder"))
-    var codec: String = "libx264"
+    @Option(help: ArgumentHelp("Codec for raw video: h264 (default), hevc, prores, ffv1, in their fastest real-time settings.",
+                               valueName: "codec"))
+    var codec: String = "h264"
 
     @Option(name: .customLong("audio-codec"),
             help: ArgumentHelp("How raw sound is stored: pcm (.mov only) or aac (default: aac in .mp4, pcm in .mov).", valueName: "codec"))
@@ -66,10 +69,11 @@ struct Capture: ParsableCommand {
     @Option(name: .customLong("pixel-format"), help: ArgumentHelp("Camera pixel format: mjpeg, yuyv422, h264 (v4l2).", valueName: "name"))
     var pixelFormat: String?
 
-    @Option(help: ArgumentHelp("Screen rectangle size WIDTHxHEIGHT (x11).", valueName: "size"))
+    @Option(help: ArgumentHelp("Size of the recorded picture, e.g. 1280x720 (even numbers), as in export; "
+                               + "the screen rectangle goes in the input: x11::0+X,Y/WxH.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: ArgumentHelp("Screen capture frame rate (x11, default 30).", valueName: "fps"))
+    @Option(help: .hidden)
     var fps: String?
 
     @Option(help: ArgumentHelp("Scale factor for encoded video, e.g. 0.5.", valueName: "factor"))
@@ -93,6 +97,10 @@ struct Capture: ParsableCommand {
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
+        guard VideoCodec(rawValue: codec) != nil else {
+            throw ValidationError("unknown --codec '\(codec)'; expected " + VideoCodec.allCases.map(\.rawValue).joined(separator: ", ")
+                                  + (codec.hasPrefix("lib") ? " (libx264 is h264, libx265 is hevc)" : ""))
+        }
         guard !inputs.isEmpty else { throw ValidationError("Give at least one --input, e.g. --input testsrc:1280x720@240.") }
         if let duration, Self.seconds(duration).map({ $0 > 0 }) != true {
             throw ValidationError("--duration expects a positive time such as 10, 10s, 2m or 1h, got '\(duration)'.")
@@ -107,11 +115,12 @@ struct Capture: ParsableCommand {
         if let format, CaptureFormat.Request(parsing: format) == nil {
             throw ValidationError("--format expects WIDTHxHEIGHT@FPS such as 1280x720@240, got '\(format)'.")
         }
-        if let size, CaptureFormat.Request(parsing: size) == nil {
+        if let size, OutputSettings.Size(parsing: size) == nil {
             throw ValidationError("--size expects WIDTHxHEIGHT such as 1280x720, got '\(size)'.")
         }
-        if let fps, Rational(decimal: fps).map({ $0.numerator > 0 }) != true {
-            throw ValidationError("--fps expects a positive frame rate such as 60, got '\(fps)'.")
+        if fps != nil {
+            throw ValidationError("--fps is export's output frame rate; a source's rate goes in its --input, "
+                                  + "e.g. x11::0@60 or testsrc:1280x720@240.")
         }
         if let scale, !(scale > 0 && scale <= 4) { throw ValidationError("--scale expects a factor between 0 and 4, got \(scale).") }
         if let audioCodec, MovieFileOutput.AudioCodec(rawValue: audioCodec) == nil {
@@ -128,8 +137,6 @@ struct Capture: ParsableCommand {
         var parsing = CaptureInput.ParsingOptions()
         parsing.format = format.flatMap { CaptureFormat.Request(parsing: $0) }
         parsing.pixelFormat = pixelFormat
-        parsing.size = size.flatMap { CaptureFormat.Request(parsing: $0) }.map { ($0.width, $0.height) }
-        parsing.frameRate = fps.flatMap { Rational(decimal: $0) }
         parsing.drawsCursor = cursor
         parsing.timeoutSeconds = openTimeout
         let session = CaptureSession()
@@ -142,9 +149,9 @@ struct Capture: ParsableCommand {
         settings.maxSize = maxSize.flatMap(Self.bytes)
         let minimumFree = Self.bytes(minFree)!
         settings.minFreeSpace = minimumFree > 0 ? minimumFree : nil
-        settings.videoCodec = codec
-        if codec != "libx264" { settings.videoCodecOptions = [:] }
+        settings.encodeRawVideo(with: VideoCodec(rawValue: codec)!)
         settings.scale = scale
+        settings.size = size.flatMap(OutputSettings.Size.init(parsing:))
         settings.audioCodec = audioCodec.flatMap { MovieFileOutput.AudioCodec(rawValue: $0) }
         settings.overwrite = overwrite
         for item in metadata {

@@ -133,10 +133,6 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
 
     /// The options of the command line that shape inputs.
     public struct ParsingOptions: Sendable {
-        /// `--size WxH`: the screen rectangle of `x11:`.
-        public var size: (width: Int, height: Int)?
-        /// `--fps`: the frame rate of `x11:` (default 30).
-        public var frameRate: Rational?
         /// `--cursor` / `--no-cursor` for `x11:`.
         public var drawsCursor = true
         /// `--format WxH@FPS` for `v4l2:`.
@@ -149,7 +145,7 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
         public init() {}
     }
 
-    /// Parses `testsrc:1280x720@240`, `x11::99+10,20`, `v4l2:/dev/video0`, `url:udp://…`,
+    /// Parses `testsrc:1280x720@240`, `x11::99+10,20/640x480@60`, `v4l2:/dev/video0`, `url:udp://…`,
     /// `sine:440`, `pulse:SOURCE`, `alsa:DEVICE`.
     public init(parsing spec: String, options: ParsingOptions = ParsingOptions()) throws(CaptureError) {
         guard let colon = spec.firstIndex(of: ":") else {
@@ -175,20 +171,7 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
             }
             self = .sine(frequency: frequency)
         case "x11":
-            guard !value.isEmpty else { throw invalid("expected x11:DISPLAY[+X,Y], e.g. x11::0 or x11::99+100,200") }
-            var display = value
-            var x = 0, y = 0
-            if let plus = value.lastIndex(of: "+") {
-                let corner = value[value.index(after: plus)...].split(separator: ",")
-                guard corner.count == 2, let cx = Int(corner[0]), let cy = Int(corner[1]), cx >= 0, cy >= 0 else {
-                    throw invalid("the corner after '+' must be X,Y, e.g. x11::99+100,200")
-                }
-                display = String(value[..<plus])
-                x = cx
-                y = cy
-            }
-            self = .screen(display: display, x: x, y: y, size: options.size, frameRate: options.frameRate ?? Rational(30),
-                           drawsCursor: options.drawsCursor)
+            self = try Self.screen(parsing: value, drawsCursor: options.drawsCursor, invalid: invalid)
         case "v4l2":
             guard value.hasPrefix("/dev/") else { throw invalid("expected a device path, e.g. v4l2:/dev/video0") }
             self = .camera(value, format: options.format, pixelFormat: options.pixelFormat)
@@ -215,5 +198,42 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(kind)
         hasher.combine(mediaInput)
+    }
+}
+
+extension CaptureInput {
+    /// `x11:DISPLAY[+X,Y][/WxH][@FPS]`: the screen (or the WxH rectangle at X,Y) at FPS
+    /// (default 30), written like `testsrc:WxH@FPS`.
+    static func screen(parsing value: String, drawsCursor: Bool,
+                       invalid: (String) -> CaptureError) throws(CaptureError) -> CaptureInput {
+        let usage = "expected x11:DISPLAY[+X,Y][/WIDTHxHEIGHT][@FPS], e.g. x11::0, x11::99+100,200/640x480@60"
+        var rest = Substring(value)
+        var frameRate = Rational(30)
+        if let at = rest.lastIndex(of: "@") {
+            guard let rate = Rational(decimal: String(rest[rest.index(after: at)...])), rate.numerator > 0,
+                  rate.doubleValue <= 1000 else { throw invalid("the frame rate after '@' must be between 0 and 1000 fps; \(usage)") }
+            frameRate = rate
+            rest = rest[..<at]
+        }
+        var size: (width: Int, height: Int)?
+        if let slash = rest.lastIndex(of: "/") {
+            guard let format = CaptureFormat.Request(parsing: String(rest[rest.index(after: slash)...])), format.frameRate == nil,
+                  format.width >= 16, format.height >= 16, format.width % 2 == 0, format.height % 2 == 0 else {
+                throw invalid("the rectangle after '/' must be an even WIDTHxHEIGHT of at least 16x16; \(usage)")
+            }
+            size = (format.width, format.height)
+            rest = rest[..<slash]
+        }
+        var x = 0, y = 0
+        if let plus = rest.lastIndex(of: "+") {
+            let corner = rest[rest.index(after: plus)...].split(separator: ",")
+            guard corner.count == 2, let cx = Int(corner[0]), let cy = Int(corner[1]), cx >= 0, cy >= 0 else {
+                throw invalid("the corner after '+' must be X,Y; \(usage)")
+            }
+            (x, y) = (cx, cy)
+            rest = rest[..<plus]
+        }
+        guard !rest.isEmpty else { throw invalid(usage) }
+        return .screen(display: String(rest), x: x, y: y, size: size, frameRate: frameRate, drawsCursor: drawsCursor)
     }
 }

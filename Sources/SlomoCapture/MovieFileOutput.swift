@@ -27,11 +27,16 @@ public final class MovieFileOutput: @unchecked Sendable {
         /// Encoder for raw video: `libx264` by default (`libx265`, `mjpeg`, `ffv1`, …).
         public var videoCodec = "libx264"
         /// Options of the video encoder; the default suits libx264 in real time.
-        public var videoCodecOptions: [String: String] = ["preset": "ultrafast", "tune": "zerolatency"]
+        public var videoCodecOptions: [String: String] = VideoCodec.h264.realTimeOptions
+        /// The pixel format raw video is encoded in.
+        public var videoPixelFormat: PixelFormat = .yuv420p
         /// How raw sound is stored; nil picks AAC for `.mp4` and PCM for `.mov`.
         public var audioCodec: AudioCodec?
         /// Scale factor for encoded video (e.g. 0.5 halves a screen capture); nil keeps the size.
         public var scale: Double?
+        /// The size of encoded video (like an export's output size); wins over `scale`; nil
+        /// keeps the source's size (times `scale`).
+        public var size: OutputSettings.Size?
         /// Container tags (`title`, `comment`, any key), written into the file; more can be
         /// added while recording (`addMetadata(key:value:)`).
         public var metadata: [String: String] = [:]
@@ -42,6 +47,14 @@ public final class MovieFileOutput: @unchecked Sendable {
         public var queueBudgetBytes = 256 << 20
 
         public init(path: String) { self.path = path }
+
+        /// Encodes raw video with `codec` (`--codec h264|hevc|prores|ffv1`), in its real-time
+        /// settings and pixel format.
+        public mutating func encodeRawVideo(with codec: VideoCodec) {
+            videoCodec = codec.encoderName
+            videoCodecOptions = codec.realTimeOptions
+            videoPixelFormat = codec.recordingPixelFormat
+        }
     }
 
     public let settings: Settings
@@ -166,6 +179,10 @@ public final class MovieFileOutput: @unchecked Sendable {
         if let limit = settings.minFreeSpace, limit < 0 {
             throw CaptureError(.invalidLimit, "the minimum free space cannot be negative (--min-free)")
         }
+        if let size = settings.size,
+           !(16...7680).contains(size.width) || !(16...4320).contains(size.height) || size.width % 2 != 0 || size.height % 2 != 0 {
+            throw CaptureError(.invalidLimit, "the picture size \(size) must be even and between 16x16 and 7680x4320 (--size)")
+        }
         if let scale = settings.scale, !(scale > 0 && scale <= 4) {
             throw CaptureError(.invalidLimit, "the scale factor must be between 0 and 4 (--scale)")
         }
@@ -196,12 +213,12 @@ public final class MovieFileOutput: @unchecked Sendable {
                 if source.isRaw && !source.isAudio {
                     guard let video = source.stream.video else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no picture size") }
                     let scale = settings.scale ?? 1
-                    let width = max(2, Int((Double(video.width) * scale / 2).rounded()) * 2)
-                    let height = max(2, Int((Double(video.height) * scale / 2).rounded()) * 2)
+                    let width = settings.size?.width ?? max(2, Int((Double(video.width) * scale / 2).rounded()) * 2)
+                    let height = settings.size?.height ?? max(2, Int((Double(video.height) * scale / 2).rounded()) * 2)
                     let rate = source.frameRate ?? Rational(30)
                     let gop = max(1, Int(rate.doubleValue * settings.fragmentInterval.doubleSeconds * 4))
                     let encoderSettings = VideoEncoderSettings(
-                        codec: settings.videoCodec, width: width, height: height, pixelFormat: .yuv420p,
+                        codec: settings.videoCodec, width: width, height: height, pixelFormat: settings.videoPixelFormat,
                         timeBase: Self.videoTimeBase, frameRate: rate, gopSize: gop, options: settings.videoCodecOptions)
                     let encoder = try Encoder(video: encoderSettings, globalHeader: muxer.needsGlobalHeader)
                     let index = try muxer.addStream(for: encoder)

@@ -4,41 +4,8 @@ import SlomoMedia
 /// How a constant-frame-rate export renders and encodes its video. The frame rate itself is
 /// `ExportSettings.Mode.constantFrameRate(fps)`; these are the rest.
 public struct VideoExportSettings: Sendable, Hashable {
-    /// The video codec of a CFR export.
-    public enum Codec: String, CaseIterable, Sendable, Hashable {
-        /// H.264 with libx264: 8-bit 4:2:0, plays everywhere. HDR sources are tone-mapped to SDR.
-        case h264
-        /// HEVC with libx265: 8-bit, or 10-bit when the source is (HDR tags kept).
-        case hevc
-        /// Apple ProRes 422 (proxy, lt, standard, hq) or 4444, 10-bit, with FFmpeg's fast
-        /// `prores` (Anatoliy) encoder.
-        case prores
-        /// FFV1, lossless, in the source's pixel format (.mkv or .mov).
-        case ffv1
-
-        /// The FFmpeg encoder.
-        public var encoderName: String {
-            switch self {
-            case .h264: "libx264"
-            case .hevc: "libx265"
-            case .prores: "prores"
-            case .ffv1: "ffv1"
-            }
-        }
-
-        /// The profiles `--profile` accepts, in order; the first is the default.
-        public var profiles: [String] {
-            switch self {
-            case .h264: ["high", "main", "baseline"]
-            case .hevc: ["auto", "main", "main10"]
-            case .prores: ["hq", "proxy", "lt", "standard", "4444", "4444xq"]
-            case .ffv1: []
-            }
-        }
-
-        /// True for codecs with a constant-quality factor (`--crf`) and x264/x265 presets.
-        public var hasQualityFactor: Bool { self == .h264 || self == .hevc }
-    }
+    /// The video codec of a CFR export: the codec names slomo uses everywhere.
+    public typealias Codec = VideoCodec
 
     /// What to do with an HDR source when the output codec is SDR-only (h264).
     public enum ToneMapping: String, CaseIterable, Sendable, Hashable {

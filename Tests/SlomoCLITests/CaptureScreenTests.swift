@@ -59,7 +59,7 @@ extension CaptureCommandTests {
             let folder = try FixtureCache.shared.scratchFolder("capture-x11")
             let path = folder.appendingPathComponent("screen.mp4").path
             let (result, stolen) = try HostContention.measure {
-                try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--fps", "60",
+                try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50/320x240@60",
                                "--duration", "3", "-o", path, "--progress", "json"])
             }
             #expect(result.status == 0, "\(result.standardError)")
@@ -112,7 +112,7 @@ extension CaptureCommandTests {
             try #require(try Self.paint(screen.display, screen: (640, 480), region: (100, 50, 320, 240), folder: folder),
                          "xsetroot could not paint the test pattern")
             let path = folder.appendingPathComponent("crop.mov").path
-            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50", "--size", "320x240", "--no-cursor",
+            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+100,50/320x240", "--no-cursor",
                                         "--duration", "1", "-o", path, "-q"])
             #expect(result.status == 0, "\(result.standardError)")
             // The luma of the first frame: not subsampled, so every pixel is where it was on screen.
@@ -137,7 +137,7 @@ extension CaptureCommandTests {
             defer { screen.stop() }
             let folder = try FixtureCache.shared.scratchFolder("capture-x11-bad")
             let path = folder.appendingPathComponent("screen.mov").path
-            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+600,400", "--size", "320x240",
+            let result = try Slomo.run(["capture", "--input", "x11:\(screen.display)+600,400/320x240",
                                         "--duration", "1", "-o", path])
             #expect(result.status == 1)
             #expect(result.standardError.contains("x11:\(screen.display)"), "\(result.standardError)")
@@ -149,8 +149,8 @@ extension CaptureCommandTests {
             let folder = try FixtureCache.shared.scratchFolder("capture-x11-lost")
             let path = folder.appendingPathComponent("screen.mov").path
             let recorder = try BackgroundCommand(try Slomo.executable,
-                                                 ["capture", "--input", "x11:\(screen.display)", "--size", "320x240",
-                                                  "--fps", "30", "-o", path, "--progress", "json"])
+                                                 ["capture", "--input", "x11:\(screen.display)/320x240@30",
+                                                  "-o", path, "--progress", "json"])
             usleep(2_500_000)
             screen.stop()
             let (status, stderr) = recorder.wait()

@@ -41,19 +41,24 @@ import Testing
         #expect(input.isAudio == audio)
     }
 
+    /// Issue 16, item 9: the rectangle and rate of a screen are written in its input, like
+    /// testsrc's (`x11::99+10,20/320x240@60`); `--size` is the recorded picture's, as in export.
     @Test func screenSpecCarriesCornerSizeRateAndCursor() throws {
         var options = CaptureInput.ParsingOptions()
-        options.size = (320, 240)
-        options.frameRate = Rational(60)
         options.drawsCursor = false
-        let input = try CaptureInput(parsing: "x11::99+10,20", options: options)
+        let input = try CaptureInput(parsing: "x11::99+10,20/320x240@60", options: options)
         #expect(input.mediaInput.url == ":99+10,20")
         #expect(input.mediaInput.format == "x11grab")
         #expect(input.mediaInput.options == ["video_size": "320x240", "framerate": "60/1", "draw_mouse": "0"])
+        let whole = try CaptureInput(parsing: "x11::0")
+        #expect(whole.mediaInput.url == ":0" && whole.mediaInput.options["framerate"] == "30/1")
+        #expect(whole.mediaInput.options["video_size"] == nil)
+        #expect(try CaptureInput(parsing: "x11::0@29.97").mediaInput.options["framerate"] == "2997/100")
     }
 
     @Test(arguments: ["testsrc", "testsrc:1280x720", "testsrc:0x0@240", "testsrc:1281x720@240", "sine:abc",
-                      "webcam:/dev/video0", "v4l2:video0", "x11:", "x11::0+a,b", "url:"])
+                      "webcam:/dev/video0", "v4l2:video0", "x11:", "x11::0+a,b", "x11::0/321x240", "x11::0@0",
+                      "x11::0/320x240@", "x11:/320x240", "url:"])
     func badInputSpecsAreExplained(spec: String) {
         do {
             _ = try CaptureInput(parsing: spec)
