@@ -2,16 +2,18 @@ import CFFmpeg
 import Glibc
 import SlomoCore
 
-/// Writes packets into a container file, safely: everything goes into a temporary file beside
-/// the target, which is renamed onto the target only when `finish()` succeeds and removed on
-/// failure or when the muxer is dropped unfinished. An existing target is never replaced
-/// unless `overwrite` is set. Not thread-safe.
+/// Writes packets into a container file, safely: everything goes into an unnamed file in the
+/// target's folder (`PartialFile`), which gets the target's name only when `finish()`
+/// succeeds and vanishes on failure, when the muxer is dropped unfinished, or when the process
+/// is killed. An existing target is never replaced unless `overwrite` is set. Not thread-safe.
 public final class Muxer {
     let context: UnsafeMutablePointer<AVFormatContext>
     /// The file the output will have when finished.
     public let path: String
-    /// Where the output is written until it is finished.
+    /// Where the output is written until it is finished (`/proc/self/fd/N` for an unnamed file).
     public let temporaryPath: String
+    /// The unfinished output of a muxer that names its file when finished; nil for a recording.
+    private let partial: PartialFile?
     private var state = State.configuring
     /// True for a recording written in place, which is kept (not removed) when unfinished.
     private var keepsUnfinishedOutput = false
@@ -23,13 +25,16 @@ public final class Muxer {
     public init(path: String, format: String? = nil, overwrite: Bool = false) throws(MediaError) {
         FFmpegLog.install()
         self.path = path
-        temporaryPath = try OutputPath.temporaryPath(for: path, overwrite: overwrite)
+        let partial = try PartialFile(target: path, overwrite: overwrite)
+        self.partial = partial
+        temporaryPath = partial.writePath
         let guessed = av_guess_format(format, path, nil)
         guard let guessed else {
             throw MediaError(.writeFailed, path: path,
                              detail: "cannot tell the container from the name (use .mov, .mp4, .mkv, .wav, …)")
         }
         var allocated: UnsafeMutablePointer<AVFormatContext>?
+        // The context's URL is the file FFmpeg writes (and reopens for faststart's second pass).
         let status = avformat_alloc_output_context2(&allocated, guessed, nil, temporaryPath)
         guard status >= 0, let allocated else {
             throw MediaError(.writeFailed, path: path, detail: "cannot create the container (\(FFmpegError(code: status).message))")
@@ -46,6 +51,7 @@ public final class Muxer {
         try OutputPath.checkWritable(path, overwrite: overwrite)
         self.path = path
         temporaryPath = path
+        partial = nil
         keepsUnfinishedOutput = true
         guard let guessed = av_guess_format(format, path, nil) else {
             throw MediaError(.writeFailed, path: path,
@@ -150,8 +156,10 @@ public final class Muxer {
             // After a failed write (e.g. ENOSPC) av_write_trailer can still return success.
             try checkIOError("write trailer")
             try closeFile()
-            guard rename(temporaryPath, path) == 0 else {
-                throw FFmpegError(code: slomo_averror(errno), operation: "rename the finished file into place", path: path)
+            do {
+                try partial?.publish()
+            } catch {
+                throw FFmpegError(code: slomo_averror(EIO), operation: error.description, path: path)
             }
             state = .finished
         } catch {
@@ -164,7 +172,11 @@ public final class Muxer {
     public func abandon() {
         guard state != .finished, state != .abandoned else { return }
         try? closeFile()
-        if !keepsUnfinishedOutput || state == .configuring { unlink(temporaryPath) }
+        if keepsUnfinishedOutput {
+            if state == .configuring { unlink(temporaryPath) }
+        } else {
+            partial?.discard()
+        }
         state = .abandoned
     }
 

@@ -151,6 +151,27 @@ import Testing
                                           "-o", folder.path + "/out.mov"], in: folder)
     }
 
+    /// Issue 16, item 13: killed with SIGKILL at any moment (seeded delays from start-up to
+    /// the end), an export leaves nothing in its folder: its output has no name until done.
+    @Test func killedExportsLeaveNoPartialFiles() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-sigkill")
+        let slomo = try Slomo.executable
+        for (index, delay) in [0.05, 0.2, 0.45, 0.8, 1.2].enumerated() {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: slomo)
+            process.arguments = ["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "-o",
+                                 folder.appendingPathComponent("out\(index).mov").path, "--quiet"]
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(left.isEmpty || (process.terminationReason == .exit && left == ["out\(index).mov"]),
+                    "killed after \(delay) s, the folder holds \(left)")
+            for name in left { try FileManager.default.removeItem(at: folder.appendingPathComponent(name)) }
+        }
+    }
+
     @Test func terminateExits143LeavingNothing() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-terminate")
         try expectInterruptLeavesNothing(["retime", try Fixture.hfr240.path, "--section", "0-10x0.25", "--audio", "spectral",

@@ -1,0 +1,108 @@
+import Foundation
+import Glibc
+
+/// An output file being written, which has no name until it is finished, so that nothing is
+/// left behind whatever happens to the process (SIGKILL included): an unnamed file in the
+/// target's folder (`O_TMPFILE`; the kernel frees it when its last descriptor closes), linked
+/// to the target's name by `publish()`. FFmpeg writes it through `/proc/self/fd/N`, which
+/// reopens the same file (also for `faststart`'s second pass).
+///
+/// Where the filesystem cannot make unnamed files, it is a named partial beside the target,
+/// `.NAME.slomo-partial-PID-XXXXXXXX.EXT`; partials of the same target whose writer (PID) has
+/// died are removed first.
+final class PartialFile {
+    /// The path FFmpeg writes to.
+    let writePath: String
+    private let target: String
+    private let overwrite: Bool
+    private var descriptor: Int32?
+
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY` in `<bits/fcntl-linux.h>`), which Swift does
+    /// not import.
+    private static let unnamedFlag: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// Prepares an unnamed (or, failing that, named) partial for `target`, after checking that
+    /// the target may be written.
+    init(target: String, overwrite: Bool) throws(MediaError) {
+        try OutputPath.checkWritable(target, overwrite: overwrite)
+        self.target = target
+        self.overwrite = overwrite
+        let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
+        let unnamed = open(folder, Self.unnamedFlag | O_RDWR | O_CLOEXEC, mode_t(0o644))
+        if unnamed >= 0 {
+            descriptor = unnamed
+            writePath = "/proc/self/fd/\(unnamed)"
+        } else {
+            Self.removeStalePartials(of: target)
+            writePath = Self.namedPartial(for: target, writer: getpid())
+        }
+    }
+
+    deinit { discard() }
+
+    /// Gives the finished file its name. The target appears whole or not at all; an existing
+    /// one is replaced only with `overwrite`.
+    func publish() throws(MediaError) {
+        guard let descriptor else {
+            guard rename(writePath, target) == 0 else { throw failure("move the finished file into place") }
+            return
+        }
+        if overwrite {
+            // linkat cannot replace: link under a private name, then rename over the target.
+            let staging = Self.namedPartial(for: target, writer: getpid())
+            guard linkat(AT_FDCWD, writePath, AT_FDCWD, staging, AT_SYMLINK_FOLLOW) == 0 else {
+                throw failure("name the finished file")
+            }
+            guard rename(staging, target) == 0 else {
+                let error = failure("move the finished file into place")
+                unlink(staging)
+                throw error
+            }
+        } else {
+            guard linkat(AT_FDCWD, writePath, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
+                throw errno == EEXIST
+                    ? MediaError(.outputExists, path: target, detail: "appeared while writing (use --overwrite to replace it)")
+                    : failure("name the finished file")
+            }
+        }
+        close(descriptor)
+        self.descriptor = nil
+    }
+
+    /// Drops an unfinished file: the unnamed one vanishes with its descriptor, a named one is
+    /// removed.
+    func discard() {
+        if let descriptor {
+            close(descriptor)
+            self.descriptor = nil
+        } else if FileManager.default.fileExists(atPath: writePath) && !OutputPath.sameFile(writePath, target) {
+            unlink(writePath)
+        }
+    }
+
+    private func failure(_ operation: String) -> MediaError {
+        MediaError(.writeFailed, path: target, detail: "cannot \(operation): \(String(cString: strerror(errno)))")
+    }
+
+    /// `.NAME.slomo-partial-PID-XXXXXXXX.EXT` beside `target`.
+    private static func namedPartial(for target: String, writer: pid_t) -> String {
+        let url = URL(fileURLWithPath: target)
+        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
+        let unique = UUID().uuidString.prefix(8)
+        return url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).slomo-partial-\(writer)-\(unique)\(suffix)").path
+    }
+
+    /// Removes named partials of `target` whose writer process no longer exists.
+    private static func removeStalePartials(of target: String) {
+        let url = URL(fileURLWithPath: target)
+        let folder = url.deletingLastPathComponent()
+        let prefix = ".\(url.deletingPathExtension().lastPathComponent).slomo-partial-"
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0,
+                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}
