@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "SlomoExport", targets: ["SlomoExport"]),
         .library(name: "SlomoCapture", targets: ["SlomoCapture"]),
         .library(name: "SlomoInterchange", targets: ["SlomoInterchange"]),
+        .library(name: "SlomoPlot", targets: ["SlomoPlot"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -28,6 +29,8 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", path: "Sources/CSampleRate"),
         .systemLibrary(name: "CV4L2", path: "Sources/CV4L2"),
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW"),
+        // cairo's image, SVG and PDF surfaces, for the plots of `plan` and `inspect`.
+        .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
         // libavfilter and libavdevice, opened on first use instead of linked (faster start).
         .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
         // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
@@ -53,14 +56,16 @@ let package = Package(
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
         .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoMedia"]),
+        // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
+        .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
         .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
-                                              "SlomoInterchange"]),
+                                              "SlomoInterchange", "SlomoPlot"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange",
+                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -85,6 +90,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
+        // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
+        .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

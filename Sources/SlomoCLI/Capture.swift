@@ -55,7 +55,7 @@ struct Capture: ParsableCommand {
     @Option(help: ArgumentHelp("Fragment interval: at most what a crash loses.", valueName: "time"))
     var fragment: String = "2s"
 
-    @Option(help: ArgumentHelp("Codec for raw video: h264 (default), hevc, prores, ffv1, in their fastest real-time settings.",
+    @Option(help: ArgumentHelp("Codec for raw video: h264, hevc, prores or ffv1, in their fastest real-time settings.",
                                valueName: "codec"))
     var codec: String = "h264"
 

@@ -3,6 +3,7 @@ import Foundation
 import SlomoCore
 import SlomoInterchange
 import SlomoMedia
+import SlomoPlot
 
 /// `slomo inspect FILE`: what is in a media file.
 struct Inspect: ParsableCommand {
@@ -18,9 +19,16 @@ struct Inspect: ParsableCommand {
               slomo inspect IMG_0001.MOV    # with its .AAE sidecar: slow-motion regions
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
               slomo inspect a.mov b.mov c.mp4 --json | jq '.[].duration'
+              slomo inspect clip.mov --plot intervals.png
 
             Several files are shown one after the other (--json: an array); one that cannot be \
             read is reported on stderr, the others are still shown, and the status is 1.
+
+            --plot FILE draws the first video stream's frame intervals against time (.png, \
+            .svg or .pdf, by the extension), from the packets' timestamps: constant-rate video \
+            is a flat line, variable frame rate steps between levels, dropped frames stand out \
+            as spikes marked red. --plot implies --frames and takes one file; "plot: FILE" \
+            goes to stderr.
 
             The JSON schema is documented in docs/inspect-json.md.
 
@@ -36,16 +44,22 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Read every packet to measure frame intervals and detect variable frame rate.")
     var frames = false
 
+    @OptionGroup var plot: PlotOptions
+
     func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Give at least one media file to inspect.") }
+        if plot.plot != nil && files.count > 1 {
+            throw ValidationError("--plot draws the frame intervals of one file; give one file, not \(files.count).")
+        }
     }
 
     func run() throws {
+        let plotFile = try plot.checkedFile()
         var reports: [MediaFile] = []
         var failures: [Error] = []
         for file in files {
             do {
-                reports.append(try MediaFile.inspect(path: file, measureFrames: frames))
+                reports.append(try MediaFile.inspect(path: file, measureFrames: frames || plotFile != nil))
             } catch {
                 guard files.count > 1 else { throw error }
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
@@ -60,6 +74,7 @@ struct Inspect: ParsableCommand {
             print(reports.map { InspectionTable($0).text + phoneText($0) }.joined(separator: "\n\n"))
         }
         if let failure = failures.first { throw ExitCode(ExitStatus.of(failure)) }
+        if let plotFile { try plot.draw(into: plotFile) { try FrameIntervalPlot(FrameIntervals(path: files[0])).write(to: $0) } }
     }
 
     /// The phone slow-motion block: a sidecar's regions and rate, the capture-rate and

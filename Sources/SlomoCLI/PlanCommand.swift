@@ -3,9 +3,10 @@ import Foundation
 import SlomoCore
 import SlomoInterchange
 import SlomoMedia
+import SlomoPlot
 
-/// `slomo plan INPUT (--section SPEC)… [--cfr FPS] [--json]`: the time map of a retime or an
-/// edit script, without writing anything.
+/// `slomo plan INPUT (--section SPEC)… [--cfr FPS] [--json] [--plot FILE]`: the time map of a
+/// retime or an edit script, printed and, with `--plot`, drawn; no media is written.
 struct PlanCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plan",
@@ -23,6 +24,13 @@ struct PlanCommand: ParsableCommand {
               slomo plan match.mov --section 2-4x0.25
               slomo plan match.mov --section 2-4x0.25:ramp=0.3 --section 8-endx2 --cfr 30
               slomo plan edit.yaml --json
+              slomo plan match.mov --section 2-4x0.25:ramp=0.3 --plot map.png
+              slomo plan edit.yaml --plot map.svg --plot-size 1600x900 --overwrite
+
+            --plot FILE also draws the time map (.png, .svg or .pdf, by the extension): output \
+            time against source time above, the rate below, each section shaded in its own \
+            colour (its ramps lighter), the effective frame rate written on the rate curve. \
+            The table or JSON still goes to stdout; "plot: FILE" goes to stderr.
 
             The JSON schema is documented in docs/plan.md.
 
@@ -38,6 +46,8 @@ struct PlanCommand: ParsableCommand {
     @Flag(help: "Print JSON (a stable, documented schema) instead of a table.")
     var json = false
 
+    @OptionGroup var plot: PlotOptions
+
     func validate() throws {
         if let cfr, Rational(frameRate: cfr).map({ $0.numerator > 0 }) != true {
             throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
@@ -45,12 +55,14 @@ struct PlanCommand: ParsableCommand {
     }
 
     func run() throws {
+        let plotFile = try plot.checkedFile()
         let edit = try source.edit()
         let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
         var plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
                             defaultAudio: edit.output.audio ?? .spectral, frameTimes: try edit.composition.frameTimes())
         if !edit.composition.hasAudio { plan = plan.withoutAudio() }
         print(json ? try plan.jsonText() : Self.table(plan))
+        if let plotFile { try plot.draw(into: plotFile) { try TimeMapPlot(plan).write(to: $0) } }
     }
 
     /// The plan as a table: one line per segment, then the total.
