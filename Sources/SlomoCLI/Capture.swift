@@ -40,7 +40,7 @@ struct Capture: ParsableCommand {
     @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))
     var inputs: [String] = []
 
-    @Option(name: .shortAndLong, help: "The movie to record (.mov or .mp4).")
+    @Option(name: .shortAndLong, help: "The movie to record (.mov or .mp4).", completion: .file(extensions: ["mov", "mp4"]))
     var output: String
 
     @Option(help: ArgumentHelp("Stop after this long: 10, 10s, 2m, 1h.", valueName: "time"))
@@ -56,7 +56,8 @@ struct Capture: ParsableCommand {
     var fragment: String = "2s"
 
     @Option(help: ArgumentHelp("Codec for raw video: h264, hevc, prores or ffv1, in their fastest real-time settings.",
-                               valueName: "codec"))
+                               valueName: "codec"),
+            completion: .list(VideoCodec.allCases.map(\.rawValue)))
     var codec: String = "h264"
 
     @Option(name: .customLong("audio-codec"),

@@ -7,7 +7,8 @@ import SlomoMedia
 
 /// `-o`, `--overwrite`, `--dry-run`: where an export goes. Shared by `retime` and `export`.
 struct OutputOptions: ParsableArguments {
-    @Option(name: .shortAndLong, help: "Output movie (.mov or .mp4; .mkv for ffv1). Default: beside the input, named INPUT-slomo.EXT.")
+    @Option(name: .shortAndLong, help: "Output movie (.mov or .mp4; .mkv for ffv1). Default: beside the input, named INPUT-slomo.EXT.",
+            completion: .file(extensions: ["mov", "mp4", "m4v", "mkv"]))
     var output: String?
 
     @Flag(help: "Replace the output file if it exists.")
@@ -28,16 +29,19 @@ struct OutputOptions: ParsableArguments {
 /// `retime`, `export` and `stretch`.
 struct AudioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral (default), time-domain, low-latency, varispeed.",
-                               valueName: "name"))
+                               valueName: "name"),
+            completion: .list(AudioAlgorithm.allCases.map(\.rawValue)))
     var audio: String?
 
     @Option(name: .customLong("spectral-engine"), help: ArgumentHelp("""
         Engine of the spectral algorithm: phase-gradient (default: slomo's own phase vocoder, attacks on their \
         frame, clean tones) or rubberband (Rubber Band R3: a softer, smeared character some prefer on dense music).
-        """, valueName: "engine"))
+        """, valueName: "engine"),
+            completion: .list(SpectralEngine.allCases.map(\.rawValue)))
     var spectralEngine: String?
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"))
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"),
+            completion: .list(AudioCodec.allCases.map(\.rawValue)))
     var audioCodec: String?
 
     /// The spectral engine: the option, else `fallback` (an edit script's), else phase-gradient.
@@ -74,17 +78,20 @@ struct CFROptions: ParsableArguments {
         has enough source frames, interpolate where not), nearest, blend (mix the two neighbouring source frames), \
         interpolate (optical-flow in-between frames where a section lacks source frames, nearest elsewhere; scene \
         cuts show the source frame).
-        """, valueName: "choice"))
+        """, valueName: "choice"),
+            completion: .list(FrameChoice.allCases.map(\.rawValue)))
     var frames: String?
 
     @Option(help: ArgumentHelp("""
         Optical-flow preset of interpolated frames: fast (default), quality (finer flow, about 4x slower), \
         draft (coarser, about 40% faster).
-        """, valueName: "preset"))
+        """, valueName: "preset"),
+            completion: .list(InterpolationPreset.allCases.map(\.rawValue)))
     var interpolation: String?
 
     @Option(help: ArgumentHelp("Video codec: h264 (libx264, default), hevc (libx265, 10-bit from 10-bit sources), prores, ffv1.",
-                               valueName: "codec"))
+                               valueName: "codec"),
+            completion: .list(VideoExportSettings.Codec.allCases.map(\.rawValue)))
     var codec: String?
 
     @Option(help: ArgumentHelp("Codec profile: prores proxy|lt|standard|hq|4444|4444xq (default hq); h264 high|main|baseline; hevc main|main10.",
@@ -97,7 +104,8 @@ struct CFROptions: ParsableArguments {
     @Option(help: ArgumentHelp("Target video bit rate instead of --crf, e.g. 8M or 2500k.", valueName: "rate"))
     var bitrate: String?
 
-    @Option(help: ArgumentHelp("x264/x265 preset, ultrafast … veryslow (default medium).", valueName: "name"))
+    @Option(help: ArgumentHelp("x264/x265 preset, ultrafast … veryslow (default medium).", valueName: "name"),
+            completion: .list(VideoExportSettings.presets))
     var preset: String?
 
     @Option(help: ArgumentHelp("Keyframe interval in frames.", valueName: "frames"))
@@ -109,11 +117,13 @@ struct CFROptions: ParsableArguments {
     @Option(help: ArgumentHelp("""
         How pictures fit --size: aspect (default: keep aspect, letterbox with black), aspect-fill (keep aspect, fill \
         and crop), resize (stretch to the box), fit (scale down to fit, never up, no bars).
-        """, valueName: "mode"))
+        """, valueName: "mode"),
+            completion: .list(OutputSettings.Scaling.allCases.map(\.rawValue)))
     var scaling: String?
 
     @Option(name: .customLong("tone-map"), help: ArgumentHelp("HDR into h264: auto (tone-map to SDR BT.709, default) or off (refuse).",
-                                                            valueName: "mode"))
+                                                            valueName: "mode"),
+            completion: .list(VideoExportSettings.ToneMapping.allCases.map(\.rawValue)))
     var toneMap: String?
 
     /// True when any CFR-only option was given.

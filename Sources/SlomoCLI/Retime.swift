@@ -52,7 +52,8 @@ struct Retime: ParsableCommand {
 
     @OptionGroup(title: "Constant frame rate (re-encode)") var cfrOptions: CFROptions
 
-    @Option(name: .customLong("save-script"), help: ArgumentHelp("Also write the equivalent edit script (.yaml or .json) for `slomo export`.", valueName: "file"))
+    @Option(name: .customLong("save-script"), help: ArgumentHelp("Also write the equivalent edit script (.yaml or .json) for `slomo export`.", valueName: "file"),
+            completion: .file(extensions: ["yaml", "yml", "json"]))
     var saveScript: String?
 
     @OptionGroup var progressOptions: ProgressOptions

@@ -63,7 +63,7 @@ struct Stretch: ParsableCommand {
     @Option(name: .shortAndLong, help: ArgumentHelp("""
         Output file; its extension picks the format: \(AudioOutputFormat.all.map { "." + $0.fileExtension }.joined(separator: ", ")). \
         Default: beside the input, named INPUT-slomo.wav (.m4a for --audio-codec aac, and so on).
-        """, valueName: "file"))
+        """, valueName: "file"), completion: .file(extensions: AudioOutputFormat.all.map(\.fileExtension)))
     var output: String?
 
     @Flag(help: "Replace the output file if it exists.")
