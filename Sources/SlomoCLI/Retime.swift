@@ -105,7 +105,7 @@ struct Retime: ParsableCommand {
                 script.output.size = video.size
                 if cfrOptions.scaling != nil { script.output.scaling = video.scaling }
             }
-            try script.write(to: saveScript)
+            try script.relativized(toFolderOf: saveScript).write(to: saveScript)
         }
         try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
                              timeline: outputOptions.timeline)

@@ -57,3 +57,22 @@ extension EditScript {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 }
+
+extension EditScript {
+    /// The script with each absolute source written relative to `scriptPath`'s folder where
+    /// the two share a folder below the root (`clip.mov`, `../footage/clip.mov`), so that the
+    /// script and its media can move together; other sources stay absolute.
+    public func relativized(toFolderOf scriptPath: String) -> EditScript {
+        var copy = self
+        let folder = URL(fileURLWithPath: scriptPath).standardizedFileURL.deletingLastPathComponent().pathComponents
+        for index in copy.clips.indices where copy.clips[index].source.hasPrefix("/") {
+            let source = URL(fileURLWithPath: copy.clips[index].source).standardizedFileURL.pathComponents
+            let shared = zip(folder, source).prefix { $0 == $1 }.count
+            guard shared > 1 else { continue }    // only "/" in common
+            let up = Array(repeating: "..", count: folder.count - shared)
+            copy.clips[index].source = (up + source[shared...]).joined(separator: "/")
+        }
+        return copy
+    }
+}
+

@@ -232,4 +232,25 @@ enum MediaProbe {
         #expect((scriptPlan?["segments"] as? [Any])?.count == (moviePlan?["segments"] as? [Any])?.count)
         #expect(try String(contentsOfFile: script, encoding: .utf8).contains("algorithm: varispeed"))
     }
+
+    /// Issue 16, defect 1: `--save-script` writes the source relative to the script, so a
+    /// folder holding both can move, and the script plans from any working directory.
+    @Test func savedScriptNamesItsSourceRelatively() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-save-relative")
+        let media = folder.appendingPathComponent("media"), scripts = folder.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: media, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try Fixture.flashAndBeep.path, toPath: media.appendingPathComponent("clip.mov").path)
+        let result = try runCommand("/bin/sh", ["-c", "cd '\(media.path)' && '\(try Slomo.executable)' retime clip.mov "
+                                                + "--section 2-4x0.25 --save-script ../scripts/edit.yaml -o out.mov -q"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let text = try String(contentsOf: scripts.appendingPathComponent("edit.yaml"), encoding: .utf8)
+        #expect(text.contains("source: ../media/clip.mov"), "\(text)")
+        let moved = folder.deletingLastPathComponent().appendingPathComponent("moved-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.moveItem(at: folder, to: moved)
+        defer { try? FileManager.default.removeItem(at: moved) }
+        let plan = try Slomo.run(["plan", moved.appendingPathComponent("scripts/edit.yaml").path])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        #expect(plan.standardOutput.contains("total output duration: 16.000 s"))
+    }
 }
