@@ -215,28 +215,13 @@ struct CFROptions: ParsableArguments {
 /// What `retime` and `export` do once the composition and settings are known: the plan of a
 /// dry run, or the export with progress and Ctrl-C, and the summary line.
 enum ExportRunner {
-    /// Each of `result`'s warnings on stderr, as `warning: …`.
-    static func printWarnings(_ result: ExportResult) {
-        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
-    }
-
     static func run(_ composition: Composition, to target: String, settings: ExportSettings,
                     video: VideoExportSettings, progress: ProgressOptions, timeline timelinePath: String? = nil) throws {
         let timeline = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
-        let interrupt = Interrupt { session.cancel() }
-        defer { withExtendedLifetime(interrupt) {} }
-        let result: ExportResult
-        do {
-            result = try session.run(progress: ProgressPrinter(style: progress.style).callAsFunction)
-        } catch let error as ExportError where error.kind == .cancelled {
-            guard let exitCode = interrupt.exitCode else { throw error }
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw exitCode
-        }
+        let result = try perform(session, progress: progress)
         if let timeline, let timelinePath { try timeline.write(to: timelinePath, overwrite: settings.overwrite) }
         guard !progress.quiet else { return }
-        printWarnings(result)
         let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
         let audio = result.audioTracks == 0 ? "no audio"
             : "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
@@ -249,6 +234,22 @@ enum ExportRunner {
                   + "\(stats.decodedFrames) of \(stats.packets) source frames decoded, \(audio)")
         }
         if let timelinePath { print("\(timelinePath): editor timeline of the same edit, referencing the original media") }
+    }
+
+    /// Runs `session` with its progress reported and Ctrl-C (SIGINT) or SIGTERM cancelling it:
+    /// a cancelled export ends with status 130 or 143, its message said, nothing written.
+    static func perform(_ session: ExportSession, progress: ProgressOptions) throws -> ExportResult {
+        let interrupt = Interrupt { session.cancel() }
+        defer { withExtendedLifetime(interrupt) {} }
+        do {
+            return try ProgressPrinter(style: progress.style).report(output: session.outputPath, quiet: progress.quiet) { report in
+                try session.run(progress: report)
+            }
+        } catch let error as ExportError where error.kind == .cancelled {
+            guard let exitCode = interrupt.exitCode else { throw error }
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw exitCode
+        }
     }
 
     /// A dry run: everything the export would check before writing, then the plan and what

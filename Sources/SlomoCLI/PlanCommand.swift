@@ -105,5 +105,5 @@ struct PlanCommand: ParsableCommand {
         return (lines + [total]).joined(separator: "\n")
     }
 
-    private static func seconds(_ value: Double) -> String { String(format: "%.3f", value) }
+    private static func seconds(_ time: MediaTime) -> String { time.formattedSeconds() }
 }

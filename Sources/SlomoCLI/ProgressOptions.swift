@@ -42,8 +42,9 @@ final class ProgressPrinter {
         if lineOpen { write("\n") }
     }
 
-    /// One line of `--progress json`; `etaSeconds` and `speed` are absent until something was written.
+    /// A progress line of `--progress json`; `etaSeconds` and `speed` are absent until something was written.
     private struct Line: Encodable {
+        let event = "progress"
         let fraction: Double
         let outputSeconds: Double
         let durationSeconds: Double
@@ -65,16 +66,63 @@ final class ProgressPrinter {
                             phase: progress.phase, elapsedSeconds: Self.rounded(elapsed.doubleSeconds, 3),
                             etaSeconds: progress.remaining(elapsed: elapsed).map { Self.rounded($0.doubleSeconds, 3) },
                             speed: progress.speed(elapsed: elapsed).map { Self.rounded($0, 3) })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = .sortedKeys
-            guard let data = try? encoder.encode(line) else { return }
-            FileHandle.standardError.write(data + Data("\n".utf8))
+            emit(line)
         case .bar:
             guard !done else { return }
             done = progress.fraction >= 1
             lineOpen = !done
             write("\r" + ProgressLine.text(progress, elapsed: elapsed, width: width.current) + "\u{1B}[K" + (done ? "\n" : ""))
         }
+    }
+
+    /// An event line of `--progress json` other than progress: `start` (with the output's
+    /// `path`), `warning` and `error` (with a `message`), `done` (with `path` and
+    /// `outputSeconds`). docs/progress-json.md documents them.
+    private struct Event: Encodable {
+        let event: String
+        var path: String?
+        var message: String?
+        var outputSeconds: Double?
+        let elapsedSeconds: Double
+    }
+
+    /// Runs an export and reports it: with JSON a `start` event, the progress lines, each
+    /// warning and `done`, or `error` when it fails; otherwise the bar, then each warning as a
+    /// `warning: …` line (unless `quiet`).
+    func report(output: String, quiet: Bool, _ run: ((ExportProgress) -> Void) throws -> ExportResult) throws -> ExportResult {
+        if style == .json { emit(event("start", path: output)) }
+        do {
+            let result = try run(callAsFunction)
+            for warning in result.warnings {
+                if style == .json {
+                    emit(event("warning", message: warning))
+                } else if !quiet {
+                    write("warning: \(warning)\n")
+                }
+            }
+            if style == .json {
+                var done = event("done", path: result.outputPath)
+                done.outputSeconds = result.outputDuration.doubleSeconds
+                emit(done)
+            }
+            return result
+        } catch {
+            if style == .json { emit(event("error", message: "\(error)")) }
+            throw error
+        }
+    }
+
+    private func event(_ name: String, path: String? = nil, message: String? = nil) -> Event {
+        Event(event: name, path: path, message: message,
+              elapsedSeconds: Self.rounded((ContinuousClock.now - started).doubleSeconds, 3))
+    }
+
+    /// One JSON object on its own line of stderr.
+    private func emit(_ value: some Encodable) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return }
+        FileHandle.standardError.write(data + Data("\n".utf8))
     }
 
     private func write(_ text: String) {

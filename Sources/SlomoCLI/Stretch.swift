@@ -105,12 +105,9 @@ struct Stretch: ParsableCommand {
         let composition = try Composition(retiming: file, sections: specs)
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
                                       audioCodec: codec, overwrite: overwrite)
-        let session = ExportSession(composition: composition, to: target, settings: settings)
-        let interrupt = Interrupt { session.cancel() }
-        defer { withExtendedLifetime(interrupt) {} }
-        let result = try session.run(progress: ProgressPrinter(style: progressOptions.style).callAsFunction)
+        let result = try ExportRunner.perform(ExportSession(composition: composition, to: target, settings: settings),
+                                              progress: progressOptions)
         if !progressOptions.quiet {
-            ExportRunner.printWarnings(result)
             let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
             print("\(result.outputPath): \(seconds) s of \(codec) audio, stretched with \(algorithm)")
         }

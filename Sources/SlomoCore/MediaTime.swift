@@ -166,11 +166,21 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
 
     // MARK: Codable
 
-    private enum CodingKeys: String, CodingKey { case value, timescale }
+    private enum CodingKeys: String, CodingKey { case seconds, exact, value, timescale }
 
-    /// Decodes `{"value": …, "timescale": …}`; a timescale ≤ 0 is a decoding error.
+    /// Decodes slomo's JSON time, `{"seconds": 0.0333…, "exact": "1001/30000"}` (the exact text
+    /// decides), or the older `{"value": 1001, "timescale": 30000}`; a time that does not parse
+    /// or a timescale ≤ 0 is a decoding error.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let exact = try container.decodeIfPresent(String.self, forKey: .exact) {
+            guard let time = try? MediaTime(parsing: exact) else {
+                throw DecodingError.dataCorruptedError(forKey: .exact, in: container,
+                                                       debugDescription: "'\(exact)' is not an exact time such as 2.5 or 1001/30000")
+            }
+            self = time
+            return
+        }
         let value = try container.decode(Int64.self, forKey: .value)
         let timescale = try container.decode(Int64.self, forKey: .timescale)
         guard timescale > 0 else {
@@ -180,10 +190,12 @@ public struct MediaTime: Hashable, Comparable, Sendable, Codable, CustomStringCo
         self.init(value: value, timescale: timescale)
     }
 
+    /// Encodes slomo's one JSON time: seconds as a number, for reading and arithmetic, and
+    /// the exact value as text (`exactDescription`: `"2.5"`, `"1001/30000"`), for exactness.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(value, forKey: .value)
-        try container.encode(timescale, forKey: .timescale)
+        try container.encode(doubleSeconds, forKey: .seconds)
+        try container.encode(exactDescription, forKey: .exact)
     }
 
     // MARK: Internals

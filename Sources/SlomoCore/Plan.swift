@@ -13,10 +13,10 @@ public struct Plan: Codable, Hashable, Sendable {
     public struct Clip: Codable, Hashable, Sendable {
         /// The source file.
         public var source: String
-        /// The clip's range of the source file, in seconds.
-        public var sourceStart: Double
-        /// The end of the clip's range, in seconds.
-        public var sourceEnd: Double
+        /// The start of the clip's range of the source file.
+        public var sourceStart: MediaTime
+        /// The end of the clip's range.
+        public var sourceEnd: MediaTime
         /// The source's frame rate, when known (exact, as text: `"240"`, `"30000/1001"`).
         public var frameRate: String?
         /// True when the source's frames are not evenly spaced (measured from their times);
@@ -30,14 +30,14 @@ public struct Plan: Codable, Hashable, Sendable {
         public var clip: Int
         /// Index of the section in its clip (sorted by start); nil for rate-1 stretches.
         public var section: Int?
-        /// Source range start, in seconds of the source file.
-        public var sourceStart: Double
-        /// Source range end, in seconds of the source file.
-        public var sourceEnd: Double
-        /// Output range start, in seconds.
-        public var outputStart: Double
-        /// Output range end, in seconds.
-        public var outputEnd: Double
+        /// Source range start, in the source file's time.
+        public var sourceStart: MediaTime
+        /// Source range end, in the source file's time.
+        public var sourceEnd: MediaTime
+        /// Output range start.
+        public var outputStart: MediaTime
+        /// Output range end.
+        public var outputEnd: MediaTime
         /// The rate: for a ramp the average (source duration / output duration).
         public var rate: Double
         /// The exact rate as text (`"0.25"`, `"1/3"`); for a ramp `"1→0.25"`.
@@ -57,17 +57,15 @@ public struct Plan: Codable, Hashable, Sendable {
     }
 
     /// The version of this schema; it changes only when a field changes meaning or goes away.
-    public var schemaVersion = 1
+    public var schemaVersion = 2
     /// The slomo that made the plan (`SlomoVersion.current`).
     public var slomoVersion = SlomoVersion.current
     /// The clips in order.
     public var clips: [Clip]
     /// The segments in output order.
     public var segments: [Segment]
-    /// The total output duration, in seconds.
-    public var outputDuration: Double
-    /// The total output duration, exact, as text (`"16"`, `"1/3"`).
-    public var outputDurationText: String
+    /// The total output duration.
+    public var outputDuration: MediaTime
     /// The CFR output frame rate as text; nil for passthrough.
     public var cfrFrameRate: String?
     /// The total number of output frames at the CFR rate; nil for passthrough.
@@ -82,8 +80,8 @@ public struct Plan: Codable, Hashable, Sendable {
     public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: AudioAlgorithm? = nil,
                 frameTimes: [Int: SourceFrameTimes] = [:]) throws {
         clips = map.entries.enumerated().map { index, entry in
-            Clip(source: entry.clip.source, sourceStart: entry.clip.range.start.doubleSeconds,
-                 sourceEnd: entry.clip.range.end.doubleSeconds, frameRate: entry.clip.frameRate?.description,
+            Clip(source: entry.clip.source, sourceStart: entry.clip.range.start,
+                 sourceEnd: entry.clip.range.end, frameRate: entry.clip.frameRate?.description,
                  variableFrameRate: frameTimes[index]?.isVariableFrameRate)
         }
         segments = try map.entries.enumerated().flatMap { index, entry in
@@ -92,8 +90,7 @@ public struct Plan: Codable, Hashable, Sendable {
                             cfrFrameRate: cfrFrameRate, defaultAudio: defaultAudio)
             }
         }
-        outputDuration = map.outputDuration.doubleSeconds
-        outputDurationText = map.outputDuration.exactDescription
+        outputDuration = map.outputDuration
         self.cfrFrameRate = cfrFrameRate?.description
         outputFrames = try cfrFrameRate.map { try Plan.frames(in: TimeRange(start: .zero, duration: map.outputDuration), at: $0) }
         sourceFrames = segments.contains { $0.sourceFrames == nil } ? nil : segments.reduce(0) { $0 + $1.sourceFrames! }
@@ -134,10 +131,10 @@ extension Plan.Segment {
          cfrFrameRate: Rational?, defaultAudio: AudioAlgorithm?) throws {
         self.clip = clip
         section = segment.section
-        sourceStart = segment.source.start.doubleSeconds
-        sourceEnd = segment.source.end.doubleSeconds
-        outputStart = segment.output.start.doubleSeconds
-        outputEnd = segment.output.end.doubleSeconds
+        sourceStart = segment.source.start
+        sourceEnd = segment.source.end
+        outputStart = segment.output.start
+        outputEnd = segment.output.end
         rate = segment.source.duration.doubleSeconds / segment.output.duration.doubleSeconds
         rateText = segment.shape.description
         if case .ramp(let from, let to) = segment.shape {

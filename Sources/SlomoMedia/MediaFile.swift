@@ -5,7 +5,7 @@ import SlomoCore
 /// file is opened. Codable: its JSON form is `slomo inspect --json` (docs/inspect-json.md).
 public struct MediaFile: Codable, Hashable, Sendable {
     /// The version of this schema; it changes only when a field changes meaning or goes away.
-    public var schemaVersion = 1
+    public var schemaVersion = 2
     /// The path the file was opened with.
     public var path: String
     /// The container, e.g. `mov,mp4,m4a,3gp,3g2,mj2` with its long name.

@@ -71,6 +71,46 @@ public struct VideoInfo: Codable, Hashable, Sendable {
     public var hdr: HDRInfo?
 }
 
+extension VideoInfo {
+    private enum CodingKeys: String, CodingKey {
+        case width, height, pixelFormat, bitDepth, sampleAspectRatio, rotation, nominalFrameRate, averageFrameRate,
+             highFrameRate, color, hdr
+    }
+
+    /// Decodes what `encode(to:)` writes; a missing `color` is an untagged stream.
+    public init(from decoder: any Swift.Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        width = try container.decode(Int.self, forKey: .width)
+        height = try container.decode(Int.self, forKey: .height)
+        pixelFormat = try container.decode(String.self, forKey: .pixelFormat)
+        bitDepth = try container.decodeIfPresent(Int.self, forKey: .bitDepth)
+        sampleAspectRatio = try container.decodeIfPresent(Rational.self, forKey: .sampleAspectRatio)
+        rotation = try container.decode(Int.self, forKey: .rotation)
+        nominalFrameRate = try container.decodeIfPresent(Rational.self, forKey: .nominalFrameRate)
+        averageFrameRate = try container.decodeIfPresent(Rational.self, forKey: .averageFrameRate)
+        highFrameRate = try container.decode(Bool.self, forKey: .highFrameRate)
+        color = try container.decodeIfPresent(ColorInfo.self, forKey: .color) ?? ColorInfo()
+        hdr = try container.decodeIfPresent(HDRInfo.self, forKey: .hdr)
+    }
+
+    /// Encodes every field, leaving out those that are unknown: `color` too when the stream
+    /// tags no colour at all (as docs/inspect-json.md says), instead of an empty object.
+    public func encode(to encoder: any Swift.Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(pixelFormat, forKey: .pixelFormat)
+        try container.encodeIfPresent(bitDepth, forKey: .bitDepth)
+        try container.encodeIfPresent(sampleAspectRatio, forKey: .sampleAspectRatio)
+        try container.encode(rotation, forKey: .rotation)
+        try container.encodeIfPresent(nominalFrameRate, forKey: .nominalFrameRate)
+        try container.encodeIfPresent(averageFrameRate, forKey: .averageFrameRate)
+        try container.encode(highFrameRate, forKey: .highFrameRate)
+        if color != ColorInfo() { try container.encode(color, forKey: .color) }
+        try container.encodeIfPresent(hdr, forKey: .hdr)
+    }
+}
+
 /// Colour description of a video stream (FFmpeg's names: `bt709`, `bt2020`, `arib-std-b67`).
 public struct ColorInfo: Codable, Hashable, Sendable {
     public var primaries: String?

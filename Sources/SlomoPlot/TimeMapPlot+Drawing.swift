@@ -12,8 +12,8 @@ extension TimeMapPlot {
         for panel in [layout.mapPanel, layout.ratePanel] {
             for (segment, number) in zip(plan.segments, numbers) {
                 guard let number else { continue }
-                let left = layout.time.pixel(time(clip: segment.clip, source: segment.sourceStart)).rounded()
-                let right = layout.time.pixel(time(clip: segment.clip, source: segment.sourceEnd)).rounded()
+                let left = layout.time.pixel(time(clip: segment.clip, source: segment.sourceStart.doubleSeconds)).rounded()
+                let right = layout.time.pixel(time(clip: segment.clip, source: segment.sourceEnd.doubleSeconds)).rounded()
                 canvas.fill(Rect(x0: left, y0: panel.y, x1: right, y1: panel.maxY),
                             Self.fill(section: number, ramp: segment.rampFrom != nil))
             }
@@ -31,8 +31,8 @@ extension TimeMapPlot {
 
     /// Durations, source frame rate and export mode.
     var subtitle: String {
-        let source = plan.clips.reduce(0) { $0 + $1.sourceEnd - $1.sourceStart }
-        var parts = ["\(trimmedNumber(source, places: 3)) s of source → \(trimmedNumber(plan.outputDuration, places: 3)) s of output"]
+        let source = plan.clips.reduce(0.0) { $0 + $1.sourceEnd.doubleSeconds - $1.sourceStart.doubleSeconds }
+        var parts = ["\(trimmedNumber(source, places: 3)) s of source → \(trimmedNumber(plan.outputDuration.doubleSeconds, places: 3)) s of output"]
         let frameRates = Set(plan.clips.compactMap { $0.frameRate.flatMap { Rational(frameRate: $0) } })
         if frameRates.count == 1, let rate = frameRates.first {
             parts.append("\(trimmedNumber(rate.doubleValue, places: 3)) fps source")
@@ -49,13 +49,13 @@ extension TimeMapPlot {
     /// Points along a segment: its time-axis value, output time and rate, exact at both ends
     /// and sampled in between for a ramp (1/rate linear in source time, output its integral).
     func samples(_ segment: Plan.Segment) -> [(time: Double, output: Double, rate: Double)] {
-        let length = segment.sourceEnd - segment.sourceStart
+        let length = segment.sourceEnd.doubleSeconds - segment.sourceStart.doubleSeconds
         let k0 = 1 / (segment.rampFrom ?? segment.rate), k1 = 1 / (segment.rampTo ?? segment.rate)
         let steps = segment.rampFrom == nil ? 1 : 32
         return (0...steps).map { step in
             let x = length * Double(step) / Double(steps)
-            let output = segment.outputStart + k0 * x + (k1 - k0) * x * x / (2 * length)
-            return (time(clip: segment.clip, source: segment.sourceStart + x), output, 1 / (k0 + (k1 - k0) * x / length))
+            let output = segment.outputStart.doubleSeconds + k0 * x + (k1 - k0) * x * x / (2 * length)
+            return (time(clip: segment.clip, source: segment.sourceStart.doubleSeconds + x), output, 1 / (k0 + (k1 - k0) * x / length))
         }
     }
 
@@ -82,7 +82,7 @@ extension TimeMapPlot {
     /// A dashed line where each clip after the first starts, labelled with its number.
     private func drawClipBoundaries(on canvas: Canvas, _ layout: Layout, _ metrics: PlotMetrics) {
         for clip in plan.clips.indices.dropFirst() {
-            let x = layout.time.pixel(time(clip: clip, source: plan.clips[clip].sourceStart)).rounded() + 0.5
+            let x = layout.time.pixel(time(clip: clip, source: plan.clips[clip].sourceStart.doubleSeconds)).rounded() + 0.5
             for panel in [layout.mapPanel, layout.ratePanel] {
                 canvas.stroke([Point(x: x, y: panel.y), Point(x: x, y: panel.maxY)], .frame, width: metrics.lineWidth,
                               dash: [3 * metrics.scale, 3 * metrics.scale])
@@ -99,8 +99,8 @@ extension TimeMapPlot {
         for segment in plan.segments {
             guard let fps = segment.effectiveFrameRate else { continue }
             let text = (segment.rampFrom == nil ? "" : "≈") + trimmedNumber(fps, places: 2) + " fps"
-            let left = layout.time.pixel(time(clip: segment.clip, source: segment.sourceStart))
-            let right = layout.time.pixel(time(clip: segment.clip, source: segment.sourceEnd))
+            let left = layout.time.pixel(time(clip: segment.clip, source: segment.sourceStart.doubleSeconds))
+            let right = layout.time.pixel(time(clip: segment.clip, source: segment.sourceEnd.doubleSeconds))
             guard canvas.textWidth(text, size: size, bold: true) + 2 * metrics.gap <= right - left else { continue }
             let samples = samples(segment)
             let y = layout.rate.pixel(samples[samples.count / 2].rate)
@@ -122,7 +122,7 @@ extension TimeMapPlot {
             let steady = segments.first { $0.rampFrom == nil } ?? segments[0]
             let hasRamp = segments.contains { $0.rampFrom != nil }
             var text = plan.clips.count > 1 ? "clip \(steady.clip + 1), source " : ""
-            text += "\(trimmedNumber(segments.first!.sourceStart, places: 3))–\(trimmedNumber(segments.last!.sourceEnd, places: 3)) s"
+            text += "\(trimmedNumber(segments.first!.sourceStart.doubleSeconds, places: 3))–\(trimmedNumber(segments.last!.sourceEnd.doubleSeconds, places: 3)) s"
             text += " at \(steady.rateText)×"
             if let fps = steady.effectiveFrameRate { text += " → \(trimmedNumber(fps, places: 2)) fps" }
             if hasRamp { text += ", ramps lighter" }

@@ -49,7 +49,7 @@ public struct TimeMapPlot: Sendable {
         return Layout(
             mapPanel: mapPanel, ratePanel: ratePanel,
             time: .linear(timeRange.lower, timeRange.upper, from: area.x, to: area.maxX, spacing: spacing),
-            output: .linear(plan.segments.first?.outputStart ?? 0, plan.outputDuration, from: mapPanel.maxY, to: mapPanel.y,
+            output: .linear(plan.segments.first?.outputStart.doubleSeconds ?? 0, plan.outputDuration.doubleSeconds, from: mapPanel.maxY, to: mapPanel.y,
                             spacing: spacing * 0.8),
             rate: .rates(rates.min()! / 1.6, rates.max()! * 1.6, from: ratePanel.maxY, to: ratePanel.y,
                          spacing: 2.2 * metrics.tickSize))
@@ -65,14 +65,14 @@ public struct TimeMapPlot: Sendable {
     /// one clip, the time on the edit timeline (clips end to end) for several.
     func time(clip: Int, source: Double) -> Double {
         guard plan.clips.count > 1 else { return source }
-        let before = plan.clips[..<clip].reduce(0) { $0 + $1.sourceEnd - $1.sourceStart }
-        return before + source - plan.clips[clip].sourceStart
+        let before = plan.clips[..<clip].reduce(0.0) { $0 + $1.sourceEnd.doubleSeconds - $1.sourceStart.doubleSeconds }
+        return before + source - plan.clips[clip].sourceStart.doubleSeconds
     }
 
     /// The range of the time axis.
     var timeRange: (lower: Double, upper: Double) {
         guard let last = plan.clips.indices.last else { return (0, 1) }
-        return (time(clip: 0, source: plan.clips[0].sourceStart), time(clip: last, source: plan.clips[last].sourceEnd))
+        return (time(clip: 0, source: plan.clips[0].sourceStart.doubleSeconds), time(clip: last, source: plan.clips[last].sourceEnd.doubleSeconds))
     }
 
     /// The running number of each segment's section over all clips (nil for rate-1 stretches).

@@ -17,7 +17,7 @@ import Testing
         let result = try Slomo.run(["inspect", "--json", "--frames", try Fixture.vfr.path])
         #expect(result.status == 0)
         let root = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
-        #expect(root["schemaVersion"] as? Int == 1)
+        #expect(root["schemaVersion"] as? Int == 2)
         let streams = try #require(root["streams"] as? [[String: Any]])
         let timing = try #require(streams.first?["frameTiming"] as? [String: Any])
         #expect(timing["isVariableFrameRate"] as? Bool == true)

@@ -42,8 +42,8 @@ import Testing
         #expect(stderr.contains("slow motion from IMG_0001.AAE (AAE 1.1): rate 0.125, 1 region(s) (2.000-4.000 s), export at 30 fps"))
         let segments = try #require(root["segments"] as? [[String: Any]])
         #expect(segments.map { $0["rateText"] as? String } == ["1", "1→0.125", "0.125", "0.125→1", "1"])
-        #expect(segments.map { $0["sourceStart"] as? Double } == [0, 2, 2.2, 3.8, 4])
-        #expect(root["outputDuration"] as? Double == 22.6)
+        #expect(segments.map { JSONTime.seconds($0["sourceStart"]) } == [0, 2, 2.2, 3.8, 4])
+        #expect(JSONTime.exact(root["outputDuration"]) == "22.6")
         #expect(root["cfrFrameRate"] as? String == "30", "Photos exports at 30 fps")
 
         let inspect = try Slomo.run(["inspect", movie.path])
@@ -80,7 +80,7 @@ import Testing
         let (root, stderr) = try Self.plan([tagged, "--phone"])
         #expect(stderr.contains("capture-rate tag (240 fps) and Photos' defaults: rate 0.125, 1 region(s) (1.000-9.000 s)"))
         let segments = try #require(root["segments"] as? [[String: Any]])
-        #expect(segments.map { $0["sourceStart"] as? Double } == [0, 1, 1.2, 8.8, 9])
+        #expect(segments.map { JSONTime.seconds($0["sourceStart"]) } == [0, 1, 1.2, 8.8, 9])
         #expect(segments[2]["rate"] as? Double == 0.125)
     }
 
@@ -124,7 +124,7 @@ import Testing
                                   "-metadata", "com.android.capture.fps=120.000000", slowed])
         let (root, stderr) = try Self.plan([slowed, "--real-time"])
         #expect(stderr.contains("the file is already slowed"))
-        #expect(root["outputDuration"] as? Double == 1)
+        #expect(JSONTime.exact(root["outputDuration"]) == "1")
         let notSlowed = try Slomo.run(["plan", try Fixture.flashAndBeep.path, "--real-time"])
         #expect(notSlowed.status == 1)
     }

@@ -81,9 +81,16 @@ struct ProgressBarTests {
         let output = try FixtureCache.shared.scratchFolder("progress-json").appendingPathComponent("slow.wav").path
         let result = try Slomo.run(["stretch", try StretchFormatTests.tone44k, "--rate", "0.8", "-o", output, "--progress", "json"])
         #expect(result.status == 0, "\(result.standardError)")
-        let objects = try result.standardError.split(separator: "\n").map {
+        let lines = try result.standardError.split(separator: "\n").map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
+        // Issue 16, item 12: a start event, progress lines, a done event, in that order.
+        let events = lines.compactMap { $0["event"] as? String }
+        #expect(events.count == lines.count, "every line names its event")
+        #expect(events.first == "start" && events.last == "done", "\(events)")
+        #expect(lines.first?["path"] as? String == output && lines.last?["path"] as? String == output)
+        #expect(lines.last?["outputSeconds"] as? Double == 2.5)
+        let objects = lines.filter { $0["event"] as? String == "progress" }
         #expect(objects.count >= 2)
         for object in objects {
             for key in ["fraction", "outputSeconds", "durationSeconds", "videoFrames", "phase", "elapsedSeconds"] {
@@ -96,5 +103,18 @@ struct ProgressBarTests {
         #expect(last["etaSeconds"] as? Double == 0)
         #expect((last["speed"] as? Double).map { $0 > 0 } == true)
         #expect((last["elapsedSeconds"] as? Double).map { $0 > 0 } == true)
+    }
+
+    /// A failed export ends its JSON lines with an `error` event (then the `Error:` line).
+    @Test func jsonFailureIsAnErrorEvent() throws {
+        let output = try FixtureCache.shared.scratchFolder("progress-json-error").appendingPathComponent("kept.wav").path
+        FileManager.default.createFile(atPath: output, contents: Data("keep".utf8))
+        let result = try Slomo.run(["stretch", try StretchFormatTests.tone44k, "--rate", "0.8", "-o", output, "--progress", "json"])
+        #expect(result.status == 1)
+        let lines = result.standardError.split(separator: "\n")
+        let events = lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.map { $0["event"] as? String } == ["start", "error"], "\(result.standardError)")
+        #expect((events.last?["message"] as? String)?.contains("already exists") == true)
+        #expect(lines.last?.hasPrefix("Error: ") == true)
     }
 }

@@ -51,8 +51,8 @@ import Testing
         let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
         var index = 0
         for segment in segments {
-            let (sourceStart, sourceEnd) = (segment["sourceStart"] as! Double, segment["sourceEnd"] as! Double)
-            let (outputStart, outputEnd) = (segment["outputStart"] as! Double, segment["outputEnd"] as! Double)
+            let (sourceStart, sourceEnd) = (JSONTime.seconds(segment["sourceStart"])!, JSONTime.seconds(segment["sourceEnd"])!)
+            let (outputStart, outputEnd) = (JSONTime.seconds(segment["outputStart"])!, JSONTime.seconds(segment["outputEnd"])!)
             var mediaAt = sourceStart, trackAt = outputStart
             // A constant segment is one clip; a ramp is steps that tile it.
             repeat {
@@ -136,8 +136,8 @@ import Testing
         let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
         let expected = (0..<10).map { k -> Double in
             let time = Double(k) + 0.5
-            let segment = segments.first { ($0["sourceStart"] as! Double) <= time && time < ($0["sourceEnd"] as! Double) }!
-            return (segment["outputStart"] as! Double) + (time - (segment["sourceStart"] as! Double)) / (segment["rate"] as! Double)
+            let segment = segments.first { JSONTime.seconds($0["sourceStart"])! <= time && time < JSONTime.seconds($0["sourceEnd"])! }!
+            return JSONTime.seconds(segment["outputStart"])! + (time - JSONTime.seconds(segment["sourceStart"])!) / (segment["rate"] as! Double)
         }
         let flashes = try SyncProbe.flashTimes(rendered)
         let onsets = flashes.enumerated().filter { index, time in index == 0 || time - flashes[index - 1] > 0.1 }.map(\.element)
@@ -172,11 +172,11 @@ import Testing
         let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
         #expect(clips.count == segments.count)
         for (clip, segment) in zip(clips, segments) {
-            #expect(abs((clip["at"] as! Double) - (segment["outputStart"] as! Double)) < Self.frame / 2)
-            #expect(abs((clip["duration"] as! Double) - ((segment["outputEnd"] as! Double) - (segment["outputStart"] as! Double))) < Self.frame / 2)
-            #expect(abs((clip["start"] as! Double) - (segment["sourceStart"] as! Double)) < Self.frame / 2)
-            #expect(abs((clip["first"] as! Double) - (segment["sourceStart"] as! Double)) < 1e-9)
-            #expect(abs((clip["last"] as! Double) - (segment["sourceEnd"] as! Double)) < 1e-9)
+            #expect(abs((clip["at"] as! Double) - JSONTime.seconds(segment["outputStart"])!) < Self.frame / 2)
+            #expect(abs((clip["duration"] as! Double) - (JSONTime.seconds(segment["outputEnd"])! - JSONTime.seconds(segment["outputStart"])!)) < Self.frame / 2)
+            #expect(abs((clip["start"] as! Double) - JSONTime.seconds(segment["sourceStart"])!) < Self.frame / 2)
+            #expect(abs((clip["first"] as! Double) - JSONTime.seconds(segment["sourceStart"])!) < 1e-9)
+            #expect(abs((clip["last"] as! Double) - JSONTime.seconds(segment["sourceEnd"])!) < 1e-9)
         }
     }
 

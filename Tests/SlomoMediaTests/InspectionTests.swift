@@ -110,7 +110,7 @@ import Testing
         let text = try file.jsonText()
         let decoded = try JSONDecoder().decode(MediaFile.self, from: Data(text.utf8))
         #expect(decoded == file)
-        #expect(text.contains("\"schemaVersion\" : 1"))
+        #expect(text.contains("\"schemaVersion\" : 2"))
     }
 }
 
