@@ -8,11 +8,14 @@ public struct Damage: Codable, Hashable, Sendable, CustomStringConvertible {
     public enum Kind: String, Codable, Hashable, Sendable {
         /// The file ends before the data its index declares: packets missing or cut.
         case truncated
+        /// The container's structure is broken though FFmpeg reads it: a box that claims more
+        /// than its parent holds, stray bytes, a header overwritten.
+        case structure
     }
 
     /// What kind of damage.
     public var kind: Kind
-    /// The stream it affects.
+    /// The stream it affects; -1 for the whole file.
     public var stream: Int
     /// Where the stream's readable part ends (for `truncated`), in the stream's time.
     public var readableUntil: MediaTime?

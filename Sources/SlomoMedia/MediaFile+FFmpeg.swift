@@ -18,7 +18,11 @@ extension MediaFile {
             bitRate: context.pointee.bit_rate > 0 ? Int(context.pointee.bit_rate) : nil,
             metadata: Dictionary(tags: context.pointee.metadata),
             streams: streams)
-        let damage = Damage.truncation(in: context, streams: streams)
+        var damage = Damage.truncation(in: context, streams: streams)
+        // A truncated file's last box runs past its end too; the index says more about what is lost.
+        if damage.isEmpty, String(cString: format.name).hasPrefix("mov,"), let broken = Damage.boxStructure(of: path) {
+            damage.append(broken)
+        }
         self.damage = damage.isEmpty ? nil : damage
     }
 }

@@ -96,7 +96,8 @@ import Testing
 
     /// 25 damaged copies of each kind (125 in all) of a 2 s clip, each inspected with
     /// `--frames` and retimed, under a 30 s timeout: no crash (a status of 0, 1 or 64), no hang,
-    /// and every truncated copy that retimes says what is damaged. Counts are printed.
+    /// and every truncated copy or copy with a lying box size that retimes says what is
+    /// damaged. Counts are printed.
     @Test func seededCampaignNeitherCrashesNorHangs() throws {
         let folder = try FixtureCache.shared.scratchFolder("damaged-campaign")
         let source = folder.appendingPathComponent("source.mov")
@@ -137,7 +138,11 @@ import Testing
             #expect([0, 1, 64].contains(run.inspect), "inspect of a \(run.0) copy ended with \(run.inspect) (crash or hang)")
             #expect([0, 1, 64].contains(run.retime), "retime of a \(run.0) copy ended with \(run.retime) (crash or hang)")
         }
-        let silentTruncations = all.filter { $0.0 == .truncation && $0.retime == 0 && !$0.reported }
-        #expect(silentTruncations.isEmpty, "\(silentTruncations.count) truncated copies retimed without a damage report")
+        // Truncation (from the index) and broken box structure (from the box tree) are found
+        // without reading media; damage inside the media data is not, yet (see the counts).
+        for mutation in [Mutation.truncation, .lyingBoxSize] {
+            let silent = all.filter { $0.0 == mutation && $0.retime == 0 && !$0.reported }
+            #expect(silent.isEmpty, "\(silent.count) \(mutation) copies retimed without a damage report")
+        }
     }
 }
