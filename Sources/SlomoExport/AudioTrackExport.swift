@@ -111,6 +111,9 @@ final class AudioTrackExport {
         return "audio: resampled from \(audio.sourceSampleRate) Hz to \(format.sampleRate) Hz, a rate \(codec) can encode"
     }
 
+    /// The track's warnings for `ExportResult`: resampling, then clipping.
+    var warnings: [String] { [resamplingWarning, clippingWarning].compactMap { $0 } }
+
     /// Encodes frames `offset ..< offset + count` of planar `channels`.
     private func encode(_ channels: [[Float]], offset: Int, count: Int) throws {
         let frame = try Frame(channels: channels, offset: offset, count: count, layout: format.layout,

@@ -135,7 +135,7 @@ struct ConstantFrameRateExport {
         for thread in threads { if let error = thread.join() { throw error } }
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
                             audioTracks: audioTracks.count, nudgedPackets: 0,
-                            warnings: warnings.all + audioTracks.compactMap(\.clippingWarning))
+                            warnings: warnings.all + audioTracks.flatMap(\.warnings))
     }
 
     /// Opens the video encoder; a refusal names the codec option.

@@ -51,7 +51,7 @@ struct PassthroughExport {
                                        videoStream: videoOut, audio: audioTracks, progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
                             videoFrames: packets, audioTracks: audioTracks.count,
-                            nudgedPackets: retimer.nudgedPackets, warnings: audioTracks.compactMap(\.clippingWarning))
+                            nudgedPackets: retimer.nudgedPackets, warnings: audioTracks.flatMap(\.warnings))
     }
 
     private func nextVideo(_ reader: Demuxer, stream: Int, _ retimer: inout PacketRetimer) throws -> Packet? {

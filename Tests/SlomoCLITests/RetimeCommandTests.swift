@@ -53,6 +53,20 @@ import Testing
         #expect((root["segments"] as? [[String: Any]])?.allSatisfy { $0["audio"] == nil } == true)
     }
 
+    /// A movie's 44.1 kHz sound encoded as Opus is resampled to 48 kHz, and the retime says so.
+    @Test func resamplingForTheCodecIsSaid() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-resample")
+        let input = folder.appendingPathComponent("s44.mov").path
+        try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30:duration=2",
+                                  "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=2", "-c:v", "libx264",
+                                  "-preset", "ultrafast", "-c:a", "aac", "-shortest", input])
+        let output = folder.appendingPathComponent("out.mp4").path
+        let result = try Slomo.run(["retime", input, "--section", "0.5-1x0.5", "--audio-codec", "opus", "-o", output, "--overwrite"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("warning: audio: resampled from 44100 Hz to 48000 Hz"), "\(result.standardError)")
+        #expect(try FFprobe(output).stream("audio")?["sample_rate"] as? String == "48000")
+    }
+
     /// Issue 16: retiming a sound file points to `stretch` instead of writing a video-less movie.
     @Test func soundAlonePointsToStretch() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-sound")
