@@ -27,7 +27,7 @@ public enum MLTWriter {
             // frame before its time; entering half a source frame earlier puts it on its time.
             let sourceFrame = 1 / (media.frameRate ?? fps).doubleValue
             let lead = speed == Rational(1) ? 0 : sourceFrame / 2
-            let inFrame = Int(((event.source.start.doubleSeconds - lead) / speed.doubleValue * fps.doubleValue).rounded())
+            let inFrame = max(0, Int(((event.source.start.doubleSeconds - lead) / speed.doubleValue * fps.doubleValue).rounded()))
             let id = "producer\(index)"
             var properties: [(String, String)]
             if speed == Rational(1) {

@@ -55,6 +55,15 @@ import Testing
         #expect(timeline.events.filter { $0.ramp != nil }.count == 12)
     }
 
+    /// MLT entries start half a source frame early (timewarp shows the nearest frame), but never
+    /// before the media's first frame: a section from 0 starts at frame 0.
+    @Test func mltEntriesNeverStartBeforeTheMedia() throws {
+        let text = MLTWriter.text(try Self.timeline(["0-1x0.5", "2-3x0.25"]))
+        #expect(!text.contains("in=\"-"), "\(text)")
+        #expect(text.contains("<entry producer=\"producer0\" in=\"0\" out=\"479\"/>"))
+        #expect(text.contains("<entry producer=\"producer2\" in=\"1918\""), "2 s at 0.25x, half a frame early")
+    }
+
     @Test func unknownMediaIsAnError() throws {
         let composition = try Composition(source: "/elsewhere.mov", duration: .seconds(2), frameRate: nil, sections: [])
         #expect(throws: TimeModelError.self) { try Timeline(composition, media: [Self.media], name: "x") }
