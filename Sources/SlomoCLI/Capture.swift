@@ -123,7 +123,7 @@ struct Capture: ParsableCommand {
             throw ValidationError("--fps is export's output frame rate; a source's rate goes in its --input, "
                                   + "e.g. x11::0@60 or testsrc:1280x720@240.")
         }
-        if let scale, !(scale > 0 && scale <= 4) { throw ValidationError("--scale expects a factor between 0 and 4, got \(scale).") }
+        if let scale, !(scale > 0 && scale <= 4) { throw ValidationError("--scale expects a factor between 0 and 4, got \(String(format: "%g", scale)).") }
         if let audioCodec, MovieFileOutput.AudioCodec(rawValue: audioCodec) == nil {
             let names = MovieFileOutput.AudioCodec.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--audio-codec expects one of \(names), got '\(audioCodec)'.")

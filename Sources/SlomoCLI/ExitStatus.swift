@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlomoAudio
+import SlomoCapture
 import SlomoCore
 import SlomoExport
 
@@ -28,19 +29,50 @@ enum ExitStatus {
             return [.invalidRate, .rateOutOfRange, .unknownAlgorithm].contains(error.kind) ? usage : failed
         case let error as ExportError:
             return [.invalidPlan, .unsupportedCodec, .unsupportedContainer, .outputIsInput].contains(error.kind) ? usage : failed
+        case let error as CaptureError:
+            return [.invalidInput, .invalidLimit].contains(error.kind) ? usage : failed
         default:
             return failed
         }
     }
 
     /// Prints `error` the way ArgumentParser prints its own (`Error: …`) and exits with its
-    /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs.
+    /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs. A library
+    /// error about a setting is worded with the option's name (`--cfr 0: …`).
     static func exit(with error: Error) -> Never {
-        if error is CommandError || error is TimeModelError || error is AudioError || error is ExportError {
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+        if error is CommandError || error is TimeModelError || error is AudioError || error is ExportError || error is CaptureError {
+            FileHandle.standardError.write(Data("Error: \(message(error))\n".utf8))
             Foundation.exit(of(error))
         }
         Slomo.exit(withError: error)
+    }
+
+    /// The error's text for the command line: a setting issue with option names.
+    static func message(_ error: Error) -> String {
+        let issue = (error as? ExportError)?.issue ?? (error as? CaptureError)?.issue
+        return issue?.text(naming: optionName) ?? "\(error)"
+    }
+
+    /// The option that sets `setting`.
+    static func optionName(_ setting: Setting) -> String {
+        switch setting {
+        case .frameRate: "--cfr"
+        case .size: "--size"
+        case .profile: "--profile"
+        case .codec: "--codec"
+        case .crf: "--crf"
+        case .preset: "--preset"
+        case .bitRate: "--bitrate"
+        case .keyframeInterval: "--gop"
+        case .toneMapping: "--tone-map"
+        case .audioCodec: "--audio-codec"
+        case .fragmentInterval: "--fragment"
+        case .maximumDuration: "--duration"
+        case .maximumSize: "--max-size"
+        case .minimumFreeSpace: "--min-free"
+        case .scale: "--scale"
+        case .input: "--input"
+        }
     }
 }
 

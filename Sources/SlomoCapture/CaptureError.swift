@@ -1,5 +1,7 @@
-/// Why a capture could not start or stopped: names the device, file or option concerned, and
-/// where it can, the fix.
+import SlomoCore
+
+/// Why a capture could not start or stopped: names the device, file or setting concerned, and
+/// where it can, the fix; an error about a setting's value carries it as `issue`.
 public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is, for code that reacts to it.
     public enum Kind: String, Sendable, Codable {
@@ -9,14 +11,23 @@ public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public let kind: Kind
     public let description: String
+    /// The setting at fault, as data, for errors about a setting's value.
+    public let issue: SettingIssue?
 
     public init(_ description: String) {
-        self.kind = .internalError
-        self.description = description
+        self.init(.internalError, description)
     }
 
     public init(_ kind: Kind, _ description: String) {
         self.kind = kind
         self.description = description
+        issue = nil
+    }
+
+    /// An error about a setting; its description is the issue in prose.
+    public init(_ kind: Kind, _ issue: SettingIssue) {
+        self.kind = kind
+        self.description = issue.description
+        self.issue = issue
     }
 }

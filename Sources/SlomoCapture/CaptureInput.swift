@@ -149,11 +149,12 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
     /// `sine:440`, `pulse:SOURCE`, `alsa:DEVICE`.
     public init(parsing spec: String, options: ParsingOptions = ParsingOptions()) throws(CaptureError) {
         guard let colon = spec.firstIndex(of: ":") else {
-            throw CaptureError(.invalidInput, "--input '\(spec)': expected KIND:VALUE, e.g. testsrc:1280x720@240, x11::0, v4l2:/dev/video0, url:udp://0.0.0.0:5000, sine:440, pulse:default")
+            throw CaptureError(.invalidInput, SettingIssue(.input, "'\(spec)'", "expected KIND:VALUE, e.g. testsrc:1280x720@240, x11::0, "
+                                                           + "v4l2:/dev/video0, url:udp://0.0.0.0:5000, sine:440, pulse:default"))
         }
         let kind = String(spec[..<colon])
         let value = String(spec[spec.index(after: colon)...])
-        func invalid(_ why: String) -> CaptureError { CaptureError(.invalidInput, "--input '\(spec)': \(why)") }
+        func invalid(_ why: String) -> CaptureError { CaptureError(.invalidInput, SettingIssue(.input, "'\(spec)'", why)) }
         switch kind {
         case "testsrc":
             guard let format = CaptureFormat.Request(parsing: value), let rate = format.frameRate else {

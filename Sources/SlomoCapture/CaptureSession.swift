@@ -83,7 +83,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// is left running and no file is left behind.
     public func startRunning() throws(CaptureError) {
         try configuring()
-        guard !inputs.isEmpty else { throw CaptureError(.invalidInput, "add at least one input (--input)") }
+        guard !inputs.isEmpty else { throw CaptureError(.invalidInput, SettingIssue(.input, nil, "add at least one")) }
         for output in movieOutputs { try output.checkSettings() }
         for input in inputs where input.kind == .camera { try Self.checkCamera(input) }
         var opened: [CaptureSource] = []

@@ -168,23 +168,23 @@ public final class MovieFileOutput: @unchecked Sendable {
     func checkSettings() throws(CaptureError) {
         let interval = settings.fragmentInterval.doubleSeconds
         guard interval >= 0.1 && interval <= 60 else {
-            throw CaptureError(.invalidLimit, "the fragment interval must be between 0.1 and 60 seconds (--fragment)")
+            throw CaptureError(.invalidLimit, SettingIssue(.fragmentInterval, settings.fragmentInterval.description, "must be between 0.1 and 60 seconds"))
         }
         if let limit = settings.maxDuration, limit.doubleSeconds <= 0 {
-            throw CaptureError(.invalidLimit, "the maximum duration must be positive (--duration)")
+            throw CaptureError(.invalidLimit, SettingIssue(.maximumDuration, limit.description, "must be positive"))
         }
         if let limit = settings.maxSize, limit < 256 * 1024 {
-            throw CaptureError(.invalidLimit, "the maximum size must be at least 256 KiB (--max-size)")
+            throw CaptureError(.invalidLimit, SettingIssue(.maximumSize, "\(limit)", "must be at least 256 KiB"))
         }
         if let limit = settings.minFreeSpace, limit < 0 {
-            throw CaptureError(.invalidLimit, "the minimum free space cannot be negative (--min-free)")
+            throw CaptureError(.invalidLimit, SettingIssue(.minimumFreeSpace, "\(limit)", "cannot be negative"))
         }
         if let size = settings.size,
            !(16...7680).contains(size.width) || !(16...4320).contains(size.height) || size.width % 2 != 0 || size.height % 2 != 0 {
-            throw CaptureError(.invalidLimit, "the picture size \(size) must be even and between 16x16 and 7680x4320 (--size)")
+            throw CaptureError(.invalidLimit, SettingIssue(.size, "\(size)", "must be even and between 16x16 and 7680x4320"))
         }
         if let scale = settings.scale, !(scale > 0 && scale <= 4) {
-            throw CaptureError(.invalidLimit, "the scale factor must be between 0 and 4 (--scale)")
+            throw CaptureError(.invalidLimit, SettingIssue(.scale, "\(scale)", "must be between 0 and 4"))
         }
         let ext = URL(fileURLWithPath: settings.path).pathExtension.lowercased()
         guard ["mov", "mp4", "m4v", "qt"].contains(ext) else {
@@ -200,7 +200,8 @@ public final class MovieFileOutput: @unchecked Sendable {
         try checkSettings()
         let audioCodec = settings.audioCodec ?? .automatic(for: settings.path)
         if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
-            throw CaptureError(.outputProblem, "\(settings.path): PCM sound only fits in .mov: name the file .mov or store the sound as AAC (--audio-codec aac)")
+            throw CaptureError(.outputProblem, SettingIssue(.audioCodec, "pcm", "PCM sound only fits in .mov: name the file .mov "
+                                                              + "or store the sound as AAC ({audioCodec} aac)", subject: settings.path))
         }
         let muxer: Muxer
         do { muxer = try Muxer(recordingTo: settings.path, overwrite: settings.overwrite) } catch {
@@ -271,7 +272,8 @@ public final class MovieFileOutput: @unchecked Sendable {
         queue = BoundedQueue(capacity: queueCapacity)
         if let minimum = settings.minFreeSpace, let free = Self.freeSpace(near: settings.path), free < minimum {
             stopReason = .minimumFreeSpace
-            throw CaptureError(.noDiskSpace, "\(settings.path): only \(Self.megabytes(free)) free, less than the minimum of \(Self.megabytes(minimum)) (--min-free)")
+            throw CaptureError(.noDiskSpace, SettingIssue(.minimumFreeSpace, nil, "only \(Self.megabytes(free)) free, less than the "
+                                                         + "{minimumFreeSpace} of \(Self.megabytes(minimum))", subject: settings.path))
         }
     }
 

@@ -144,7 +144,7 @@ struct ConstantFrameRateExport {
         do {
             return try Encoder(video: settings, globalHeader: muxer.needsGlobalHeader)
         } catch {
-            throw ExportError(.unsupportedCodec, "--codec \(codec.rawValue): \(codec.encoderName) would not open (\(error))")
+            throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
         }
     }
 

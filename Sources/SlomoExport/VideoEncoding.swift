@@ -42,12 +42,14 @@ struct VideoEncoding {
         toneMaps = hdr && settings.codec == .h264
         if toneMaps {
             guard settings.toneMapping == .automatic else {
-                throw ExportError(.unsupportedCodec, "\(path): is HDR (\(source.color.transfer ?? "HDR")) and h264 output is SDR; "
-                                  + "use --codec hevc or --codec prores to keep HDR, or allow tone-mapping (--tone-map auto)")
+                throw ExportError(.unsupportedCodec, SettingIssue(.codec, nil, "is HDR (\(source.color.transfer ?? "HDR")) and "
+                                  + "h264 output is SDR; use {codec} hevc or {codec} prores to keep HDR, or allow tone-mapping "
+                                  + "({toneMapping} auto)", subject: path))
             }
             guard VideoExportSettings.canToneMap else {
-                throw ExportError(.unsupportedCodec, "\(path): is HDR and h264 output is SDR, but this FFmpeg build has no "
-                                  + "tone-mapper (zscale needs zimg); use --codec hevc or --codec prores to keep HDR")
+                throw ExportError(.unsupportedCodec, SettingIssue(.codec, nil, "is HDR and h264 output is SDR, but this FFmpeg "
+                                  + "build has no tone-mapper (zscale needs zimg); use {codec} hevc or {codec} prores to keep HDR",
+                                  subject: path))
             }
         }
         switch settings.codec {

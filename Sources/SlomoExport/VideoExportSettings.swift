@@ -66,45 +66,45 @@ public struct VideoExportSettings: Sendable, Hashable {
 
     /// Checks everything that can be checked without the source: the frame rate, the size,
     /// the profile and quality options for the codec, and that the FFmpeg build has the
-    /// encoder. Throws `ExportError` naming the option and the fix.
+    /// encoder. Throws `ExportError` with the setting at fault (`issue`) and the fix.
     public func validate(frameRate: Rational, encoderAvailable: (String) -> Bool = Encoder.isAvailable) throws {
         guard frameRate > Rational(0) else {
-            throw ExportError(.invalidPlan, "--cfr \(frameRate): the frame rate must be positive, e.g. 30 or 30000/1001")
+            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "the frame rate must be positive, e.g. 30 or 30000/1001"))
         }
         guard frameRate <= Self.maximumFrameRate else {
-            throw ExportError(.invalidPlan, "--cfr \(frameRate): \(frameRate.doubleValue) fps is absurd; at most 1000 fps")
+            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "\(frameRate.doubleValue) fps is absurd; at most 1000 fps"))
         }
         if let size {
             guard size.width > 0, size.height > 0, size.width % 2 == 0, size.height % 2 == 0 else {
-                throw ExportError(.invalidPlan, "--size \(size): width and height must be even and positive (4:2:0 video), e.g. 1280x720")
+                throw ExportError(.invalidPlan, SettingIssue(.size, "\(size)", "width and height must be even and positive (4:2:0 video), e.g. 1280x720"))
             }
             guard size.width <= 16384, size.height <= 16384 else {
-                throw ExportError(.invalidPlan, "--size \(size): at most 16384 pixels a side")
+                throw ExportError(.invalidPlan, SettingIssue(.size, "\(size)", "at most 16384 pixels a side"))
             }
         }
         if let profile, !codec.profiles.contains(profile) {
             let known = codec.profiles.isEmpty ? "it has none" : "expected " + codec.profiles.joined(separator: ", ")
-            throw ExportError(.unsupportedCodec, "--profile \(profile): unknown for --codec \(codec.rawValue); \(known)")
+            throw ExportError(.unsupportedCodec, SettingIssue(.profile, profile, "unknown for {codec} \(codec.rawValue); \(known)"))
         }
         if let crf {
             guard codec.hasQualityFactor else {
-                throw ExportError(.invalidPlan, "--crf applies to h264 and hevc, not \(codec.rawValue)")
+                throw ExportError(.invalidPlan, SettingIssue(.crf, nil, "applies to h264 and hevc, not \(codec.rawValue)"))
             }
-            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, "--crf \(String(format: "%g", crf)): expected 0 to 51") }
+            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, SettingIssue(.crf, String(format: "%g", crf), "expected 0 to 51")) }
         }
         if let preset {
             guard codec.hasQualityFactor else {
-                throw ExportError(.invalidPlan, "--preset applies to h264 and hevc, not \(codec.rawValue)")
+                throw ExportError(.invalidPlan, SettingIssue(.preset, nil, "applies to h264 and hevc, not \(codec.rawValue)"))
             }
             guard Self.presets.contains(preset) else {
-                throw ExportError(.invalidPlan, "--preset \(preset): expected one of " + Self.presets.joined(separator: ", "))
+                throw ExportError(.invalidPlan, SettingIssue(.preset, preset, "expected one of " + Self.presets.joined(separator: ", ")))
             }
         }
-        if let bitRate, bitRate <= 0 { throw ExportError(.invalidPlan, "--bitrate must be positive") }
-        if let gop, gop <= 0 { throw ExportError(.invalidPlan, "--gop must be a positive number of frames") }
+        if let bitRate, bitRate <= 0 { throw ExportError(.invalidPlan, SettingIssue(.bitRate, "\(bitRate)", "must be positive")) }
+        if let gop, gop <= 0 { throw ExportError(.invalidPlan, SettingIssue(.keyframeInterval, "\(gop)", "must be a positive number of frames")) }
         guard encoderAvailable(codec.encoderName) else {
-            throw ExportError(.unsupportedCodec, "--codec \(codec.rawValue): this FFmpeg build has no \(codec.encoderName) encoder; "
-                              + "install one with it or choose another codec (h264, hevc, prores, ffv1)")
+            throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "this FFmpeg build has no \(codec.encoderName) "
+                              + "encoder; install one with it or choose another codec (h264, hevc, prores, ffv1)"))
         }
     }
 

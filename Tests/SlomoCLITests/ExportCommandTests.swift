@@ -106,7 +106,7 @@ import Testing
         (["--cfr", "30", "--size", "641x480"], "even"),
         (["--cfr", "30", "--size", "0x0"], "even"),
         (["--cfr", "30", "--size", "big"], "--size expects"),
-        (["--cfr", "30", "--codec", "prores", "--crf", "20"], "--crf applies"),
+        (["--cfr", "30", "--codec", "prores", "--crf", "20"], "--crf: applies"),
         (["--cfr", "30", "--scaling", "zoom"], "--scaling"),
         (["--cfr", "30", "--frames", "magic"], "unknown frame choice"),
         ([], "--cfr fps"),

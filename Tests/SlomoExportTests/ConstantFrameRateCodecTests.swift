@@ -60,7 +60,9 @@ import Testing
                                     video: VideoExportSettings(toneMapping: .refuse))
         let error = #expect(throws: ExportError.self) { try session.run() }
         #expect(error?.description.contains("HDR") == true)
-        #expect(error?.description.contains("--codec hevc") == true)
+        #expect(error?.description.contains("use codec hevc or codec prores") == true, "\(String(describing: error))")
+        #expect(error?.issue?.setting == .codec, "the setting at fault, as data")
+        #expect(error?.issue?.text { "-\($0)" }.contains("use -codec hevc") == true, "front ends word the settings")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
@@ -79,8 +81,9 @@ import Testing
         #expect(message(VideoExportSettings(size: .init(width: 641, height: 480))).contains("even"))
         #expect(message(VideoExportSettings(size: .init(width: 0, height: 480))).contains("even"))
         #expect(message(VideoExportSettings(codec: .prores, profile: "ultra")).contains("expected hq, proxy"))
-        #expect(message(VideoExportSettings(codec: .prores, crf: 20)).contains("--crf applies to h264 and hevc"))
-        #expect(message(VideoExportSettings(preset: "warp")).contains("--preset"))
+        #expect(message(VideoExportSettings(codec: .prores, crf: 20)) == "crf: applies to h264 and hevc, not prores")
+        #expect(message(VideoExportSettings(preset: "warp")).hasPrefix("preset warp: expected one of ultrafast"))
+        #expect(!message(VideoExportSettings(), Rational(0)).contains("--"), "no command-line names in the library")
         #expect(message(VideoExportSettings(codec: .hevc), available: { $0 != "libx265" }).contains("no libx265 encoder"))
         #expect(message(VideoExportSettings(), rate) == "")
     }
