@@ -184,7 +184,7 @@ public final class MovieFileOutput: @unchecked Sendable {
             throw CaptureError(.invalidLimit, SettingIssue(.size, "\(size)", "must be even and between 16x16 and 7680x4320"))
         }
         if let scale = settings.scale, !(scale > 0 && scale <= 4) {
-            throw CaptureError(.invalidLimit, SettingIssue(.scale, "\(scale)", "must be between 0 and 4"))
+            throw CaptureError(.invalidLimit, SettingIssue(.scale, String(format: "%g", scale), "must be between 0 and 4"))
         }
         let ext = URL(fileURLWithPath: settings.path).pathExtension.lowercased()
         guard ["mov", "mp4", "m4v", "qt"].contains(ext) else {

@@ -201,9 +201,11 @@ import Testing
 
     @Test(arguments: [
         (["--input", "v4l2:/dev/video-nope"], "no such device"),
-        (["--input", "testsrc:1280x720@240", "--duration", "0"], "--duration"),
-        (["--input", "testsrc:1280x720@240", "--max-size", "10"], "--max-size"),
-        (["--input", "testsrc:1280x720@240", "--fragment", "0"], "--fragment"),
+        // Limits are the library's (checked once), worded with the option: issue 17.
+        (["--input", "testsrc:1280x720@240", "--duration", "0"], "--duration 0: must be positive"),
+        (["--input", "testsrc:1280x720@240", "--max-size", "10"], "--max-size 10: must be at least 256 KiB"),
+        (["--input", "testsrc:1280x720@240", "--fragment", "0"], "--fragment 0: must be between 0.1 and 60 seconds"),
+        (["--input", "testsrc:1280x720@240", "--scale", "9"], "--scale 9: must be between 0 and 4"),
         (["--input", "webcam:0"], "unknown kind"),
         (["--input", "url:udp://127.0.0.1:9", "--timeout", "1"], "timed out"),
     ])
