@@ -73,6 +73,8 @@ let package = Package(
         // Examples: the library used the way a script would.
         .executableTarget(name: "RetimeExample", dependencies: ["Slomo"],
                           path: "Examples/RetimeExample"),
+        .executableTarget(name: "EditScriptExample", dependencies: ["Slomo"],
+                          path: "Examples/EditScriptExample"),
 
         // Benchmarks (scripts/bench): they measure and print, they do not assert.
         .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),

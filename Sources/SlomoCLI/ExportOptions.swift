@@ -142,8 +142,9 @@ struct CFROptions: ParsableArguments {
 
     /// The video settings, the options overriding `script` (an edit script's output settings).
     func videoSettings(script: OutputSettings = OutputSettings()) throws -> VideoExportSettings {
-        var settings = VideoExportSettings()
-        if let name = codec ?? script.codec {
+        // The script's own settings (the library reads them), then the options over them.
+        var settings = try script.videoSettings()
+        if let name = codec {
             guard let codec = VideoExportSettings.Codec(rawValue: name.lowercased()) else {
                 throw CommandError("unknown video codec '\(name)' (--codec); expected "
                                    + VideoExportSettings.Codec.allCases.map(\.rawValue).joined(separator: ", "))
@@ -160,30 +161,18 @@ struct CFROptions: ParsableArguments {
             }
             settings.bitRate = bits
         }
-        if let frames {
-            settings.frames = try optionValue { try FrameChoice(parsing: frames) }
-        } else if let choice = script.frames {
-            settings.frames = choice
-        }
-        if let interpolation {
-            settings.interpolation = try optionValue { try InterpolationPreset(parsing: interpolation) }
-        } else if let preset = script.interpolation {
-            settings.interpolation = preset
-        }
+        if let frames { settings.frames = try optionValue { try FrameChoice(parsing: frames) } }
+        if let interpolation { settings.interpolation = try optionValue { try InterpolationPreset(parsing: interpolation) } }
         if let text = size {
             guard let parsed = Self.size(text) else {
                 throw CommandError("--size expects WIDTHxHEIGHT with even, positive numbers such as 1280x720, got '\(text)'")
             }
             settings.size = parsed
-        } else {
-            settings.size = script.size
         }
         if let name = scaling {
             guard let mode = OutputSettings.Scaling(rawValue: name) else {
                 throw CommandError("unknown --scaling '\(name)'; expected fit, resize, aspect or aspect-fill")
             }
-            settings.scaling = mode
-        } else if let mode = script.scaling {
             settings.scaling = mode
         }
         if let toneMap {

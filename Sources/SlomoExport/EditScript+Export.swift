@@ -1,5 +1,6 @@
 import Foundation
 import SlomoCore
+import SlomoMedia
 
 extension EditScript {
     /// The edit script equivalent to retiming the whole of `input` by `sections` with
@@ -19,3 +20,47 @@ extension EditScript {
         self.init(clips: [Clip(source: source, sections: try sections.map { try SectionSpec(parsing: $0) })], output: output)
     }
 }
+
+extension OutputSettings {
+    /// The export an edit script's `output:` asks for, with slomo's defaults for what it leaves
+    /// out: passthrough, or a constant frame rate at `fps` (a `cfr` mode without `fps` is an
+    /// error), the audio algorithm (spectral), its engine and codec (AAC). What `slomo export
+    /// SCRIPT` does without options; the command line's options override it.
+    public func exportSettings(overwrite: Bool = false) throws -> ExportSettings {
+        let exportMode: ExportSettings.Mode
+        switch (mode, fps) {
+        case (.passthrough?, _), (nil, nil): exportMode = .passthrough
+        case (_, let fps?): exportMode = .constantFrameRate(fps)
+        case (.cfr?, nil): throw TimeModelError(.missingKey, "a cfr output needs its fps", subject: "output.fps")
+        }
+        var codec = AudioCodec.aac
+        if let audioCodec {
+            guard let known = AudioCodec(rawValue: audioCodec) else {
+                throw TimeModelError(.invalidValue, "unknown audio codec '\(audioCodec)'; expected "
+                                     + AudioCodec.allCases.map(\.rawValue).joined(separator: ", "), subject: "output.audio.codec")
+            }
+            codec = known
+        }
+        return ExportSettings(mode: exportMode, audioAlgorithm: audio ?? .spectral, spectralEngine: spectralEngine ?? .defaultEngine,
+                              audioCodec: codec, overwrite: overwrite)
+    }
+
+    /// The video settings of a constant-frame-rate export that an edit script's `output:` names
+    /// (codec, frame choice, interpolation preset, size, scaling), defaults elsewhere.
+    public func videoSettings() throws -> VideoExportSettings {
+        var settings = VideoExportSettings()
+        if let codec {
+            guard let known = VideoCodec(rawValue: codec.lowercased()) else {
+                throw TimeModelError(.invalidValue, "unknown video codec '\(codec)'; expected "
+                                     + VideoCodec.allCases.map(\.rawValue).joined(separator: ", "), subject: "output.codec")
+            }
+            settings.codec = known
+        }
+        if let frames { settings.frames = frames }
+        if let interpolation { settings.interpolation = interpolation }
+        settings.size = size
+        if let scaling { settings.scaling = scaling }
+        return settings
+    }
+}
+

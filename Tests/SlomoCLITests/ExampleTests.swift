@@ -21,4 +21,33 @@ import Testing
         #expect(abs(duration - inputDuration - 5.4) < 0.01)
         #expect(result.standardOutput.contains("100 %"))
     }
+
+    /// EditScriptExample changes a script's section and exports it with the script's own output
+    /// settings, read by the library: the same movie `slomo export` makes of the changed script.
+    @Test func editScriptExampleExportsLikeTheCommand() throws {
+        let folder = try FixtureCache.shared.scratchFolder("example-script")
+        let source = try Fixture.flashAndBeep.path
+        let output = "output:\n  mode: cfr\n  fps: 30\n  codec: h264\n  frames: nearest\n  audio:\n    algorithm: varispeed\n"
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try Data("slomo: 1\nclips:\n  - source: \(source)\n    sections: [\"2-4x0.25\"]\n\(output)".utf8)
+            .write(to: URL(fileURLWithPath: script))
+        let changed = folder.appendingPathComponent("changed.yaml").path
+        try Data("slomo: 1\nclips:\n  - source: \(source)\n    sections: [\"2-4x0.5\"]\n\(output)".utf8)
+            .write(to: URL(fileURLWithPath: changed))
+
+        let fromLibrary = folder.appendingPathComponent("library.mp4").path
+        let example = try runCommand(try Slomo.builtExecutable("EditScriptExample"), [script, "0.5", fromLibrary])
+        #expect(example.status == 0, "\(example.standardError)\(example.standardOutput)")
+        #expect(example.standardOutput.contains("first section now 2-4x0.5"))
+        let fromCommand = folder.appendingPathComponent("command.mp4").path
+        let command = try Slomo.run(["export", changed, "-o", fromCommand, "--quiet"])
+        #expect(command.status == 0, "\(command.standardError)")
+
+        for path in [fromLibrary, fromCommand] {
+            let video = try #require(try FFprobe(path).stream("video"))
+            #expect(video["codec_name"] as? String == "h264" && video["r_frame_rate"] as? String == "30/1")
+            #expect(try FFprobe.packets(path).count == 360, "12 s at 30 fps")
+        }
+        print("EditScriptExample: \(example.standardOutput.split(separator: "\n").last ?? "")")
+    }
 }
