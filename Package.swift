@@ -75,6 +75,7 @@ let package = Package(
                           path: "Examples/RetimeExample"),
         .executableTarget(name: "EditScriptExample", dependencies: ["Slomo"],
                           path: "Examples/EditScriptExample"),
+        .executableTarget(name: "CaptureExample", dependencies: ["Slomo"], path: "Examples/CaptureExample"),
 
         // Benchmarks (scripts/bench): they measure and print, they do not assert.
         .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),

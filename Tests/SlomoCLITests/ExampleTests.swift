@@ -50,4 +50,19 @@ import Testing
         }
         print("EditScriptExample: \(example.standardOutput.split(separator: "\n").last ?? "")")
     }
+
+    /// CaptureExample records 3 s of a 120 fps test pattern while a frame callback counts the
+    /// frames; what it prints agrees with the file (frames written) and with its counters.
+    @Test func captureExampleRecordsAndCounts() throws {
+        let output = try FixtureCache.shared.scratchFolder("example-capture").appendingPathComponent("take.mov").path
+        let result = try runCommand(try Slomo.builtExecutable("CaptureExample"), [output])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        let recorded = try #require(result.standardOutput.firstMatch(of: /recorded .*: (\d+\.\d\d) s, (\d+) frames/))
+        let seen = try #require(result.standardOutput.firstMatch(of: /callback saw (\d+) of (\d+) frames/))
+        print("CaptureExample: \(result.standardOutput.replacingOccurrences(of: "\n", with: " | "))")
+        #expect(abs(Double(recorded.1)! - 3) < 0.05)
+        #expect(try FFprobe.packets(output).count == Int(recorded.2)!)
+        #expect(Int(recorded.2)! > 300, "most of 360 frames recorded")
+        #expect(Int(seen.1)! <= Int(seen.2)! && Int(seen.1)! > 0)
+    }
 }
