@@ -125,8 +125,8 @@ struct Capture: ParsableCommand {
             throw ValidationError("--fps is export's output frame rate; a source's rate goes in its --input, "
                                   + "e.g. x11::0@60 or testsrc:1280x720@240.")
         }
-        if let audioCodec, MovieFileOutput.AudioCodec(rawValue: audioCodec) == nil {
-            let names = MovieFileOutput.AudioCodec.allCases.map(\.rawValue).joined(separator: ", ")
+        if let audioCodec, AudioCodec(rawValue: audioCodec).map(MovieFileOutput.recordingAudioCodecs.contains) != true {
+            let names = MovieFileOutput.recordingAudioCodecs.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--audio-codec expects one of \(names), got '\(audioCodec)'.")
         }
         if openTimeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
@@ -154,7 +154,7 @@ struct Capture: ParsableCommand {
         settings.encodeRawVideo(with: VideoCodec(rawValue: codec)!)
         settings.scale = scale
         settings.size = size.flatMap(OutputSettings.Size.init(parsing:))
-        settings.audioCodec = audioCodec.flatMap { MovieFileOutput.AudioCodec(rawValue: $0) }
+        settings.audioCodec = audioCodec.flatMap { AudioCodec(rawValue: $0) }
         settings.overwrite = overwrite
         for item in metadata {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -186,6 +186,10 @@ public final class MovieFileOutput: @unchecked Sendable {
         if let scale = settings.scale, !(scale > 0 && scale <= 4) {
             throw CaptureError(.invalidLimit, SettingIssue(.scale, String(format: "%g", scale), "must be between 0 and 4"))
         }
+        if let codec = settings.audioCodec, !Self.recordingAudioCodecs.contains(codec) {
+            throw CaptureError(.invalidLimit, SettingIssue(.audioCodec, codec.rawValue, "recordings store sound as "
+                                                           + Self.recordingAudioCodecs.map(\.rawValue).joined(separator: " or ")))
+        }
         let ext = URL(fileURLWithPath: settings.path).pathExtension.lowercased()
         guard ["mov", "mp4", "m4v", "qt"].contains(ext) else {
             throw CaptureError(.outputProblem, "\(settings.path): recordings are fragmented MOV or MP4: name the file .mov or .mp4")
@@ -198,7 +202,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     /// Checks the settings and the target, creates the file and its tracks, writes the header.
     func prepare(sources: [CaptureSource]) throws(CaptureError) {
         try checkSettings()
-        let audioCodec = settings.audioCodec ?? .automatic(for: settings.path)
+        let audioCodec = settings.audioCodec ?? Self.defaultAudioCodec(for: settings.path)
         if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
             throw CaptureError(.outputProblem, SettingIssue(.audioCodec, "pcm", "PCM sound only fits in .mov: name the file .mov "
                                                               + "or store the sound as AAC ({audioCodec} aac)", subject: settings.path))

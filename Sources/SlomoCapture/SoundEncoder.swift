@@ -2,19 +2,14 @@ import SlomoCore
 import SlomoMedia
 
 extension MovieFileOutput {
-    /// How a recording stores raw sound (PulseAudio, ALSA, a sine tone); compressed sound from
-    /// a stream is copied as it is.
-    public enum AudioCodec: String, Sendable, CaseIterable {
-        /// Uncompressed PCM in the source's sample format (s16 or f32): lossless and cheap;
-        /// only `.mov` holds it.
-        case pcm
-        /// AAC-LC, 64 kbit/s a channel: what `.mp4` holds and every player plays.
-        case aac
+    /// The codecs a recording stores raw sound (PulseAudio, ALSA, a sine tone) with; compressed
+    /// sound from a stream is copied as it is. PCM (lossless, cheap) fits only `.mov`; AAC-LC
+    /// at 64 kbit/s a channel is what `.mp4` holds and every player plays.
+    public static let recordingAudioCodecs: [AudioCodec] = [.pcm, .aac]
 
-        /// AAC in `.mp4`/`.m4v`, PCM in `.mov`.
-        static func automatic(for path: String) -> AudioCodec {
-            MovieFileOutput.isQuickTime(path) ? .pcm : .aac
-        }
+    /// AAC in `.mp4`/`.m4v`, PCM in `.mov`.
+    static func defaultAudioCodec(for path: String) -> AudioCodec {
+        isQuickTime(path) ? .pcm : .aac
     }
 }
 
@@ -33,7 +28,7 @@ final class SoundEncoder {
     let encoder: Encoder
     private let conversion: FilterGraph?
 
-    init(codec: MovieFileOutput.AudioCodec, source format: AudioFormat, globalHeader: Bool) throws(FFmpegError) {
+    init(codec: AudioCodec, source format: AudioFormat, globalHeader: Bool) throws(FFmpegError) {
         switch codec {
         case .pcm:
             let name: String
@@ -53,6 +48,8 @@ final class SoundEncoder {
             conversion = try FilterGraph(audio: format, description: "atrim=start_pts=\(encoder.initialPadding),"
                                          + "aformat=sample_fmts=fltp:channel_layouts=\(layout.name),"
                                          + "asetnsamples=n=\(encoder.frameSize):p=0")
+        default:
+            throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "record sound as \(codec) (pcm or aac expected)")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoMedia
 
 /// A file format rendered audio is written in, chosen by the output's extension: the codecs it
 /// holds (the first is its default) and whether it is a movie container, which holds audio

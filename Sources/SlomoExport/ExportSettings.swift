@@ -1,4 +1,5 @@
 import SlomoCore
+import SlomoMedia
 
 /// How an `ExportSession` writes its output.
 public struct ExportSettings: Sendable, Hashable {

@@ -1,7 +1,7 @@
-import SlomoMedia
-
-/// The codec rendered audio is encoded with. Which file formats hold which codec is
-/// `AudioOutputFormat`'s table.
+/// The audio codecs slomo encodes, by the names every command uses (`--audio-codec` in
+/// `retime`, `export`, `stretch` and `capture`), with their FFmpeg encoders. Which file
+/// formats hold which codec is SlomoExport's `AudioOutputFormat` table; recordings store raw
+/// sound as PCM or AAC.
 public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
     /// AAC-LC at 64 kb/s per channel (128 kb/s stereo): small, plays everywhere.
     case aac
@@ -20,7 +20,7 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
     case vorbis
 
     /// The FFmpeg encoder.
-    var encoderName: String {
+    public var encoderName: String {
         switch self {
         case .aac: "aac"
         case .alac: "alac"
@@ -33,7 +33,7 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
     }
 
     /// Bit rate for a channel count, for lossy codecs.
-    func bitRate(channels: Int) -> Int? {
+    public func bitRate(channels: Int) -> Int? {
         switch self {
         case .aac, .opus, .vorbis: 64_000 * max(channels, 1)
         case .mp3: 96_000 * max(channels, 1)
@@ -44,13 +44,13 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
     /// The sample rate audio at `rate` is encoded at: `rate` when the encoder takes it, else the
     /// lowest rate it takes above `rate` (the highest below when there is none), so nothing
     /// audible is lost.
-    func sampleRate(for rate: Int) -> Int {
+    public func sampleRate(for rate: Int) -> Int {
         guard let rates = Encoder.supportedSampleRates(of: encoderName), !rates.isEmpty, !rates.contains(rate) else { return rate }
         return rates.filter { $0 > rate }.min() ?? rates.max()!
     }
 
     /// The encoder's input format: what the codec takes, at `source`'s rate and layout.
-    func encoderFormat(_ source: AudioFormat) -> AudioFormat {
+    public func encoderFormat(_ source: AudioFormat) -> AudioFormat {
         var format = source
         switch self {
         case .aac, .mp3, .vorbis: format.sampleFormat = .floatPlanar
