@@ -1,3 +1,5 @@
+import SlomoCore
+
 /// What finished segments leave for later ones: their FIFOs' memory and their time-domain
 /// processors, started again. Each piece of a long segment would otherwise allocate megabytes
 /// afresh (and page-fault them in) and build a new stretcher. Used on the renderer's thread only.

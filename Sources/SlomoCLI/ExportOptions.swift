@@ -30,7 +30,7 @@ struct OutputOptions: ParsableArguments {
 struct AudioOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral (default), time-domain, low-latency, varispeed.",
                                valueName: "name"),
-            completion: .list(AudioAlgorithm.allCases.map(\.rawValue)))
+            completion: .list(TimePitchAlgorithm.allCases.map(\.rawValue)))
     var audio: String?
 
     @Option(name: .customLong("spectral-engine"), help: ArgumentHelp("""
@@ -51,8 +51,8 @@ struct AudioOptions: ParsableArguments {
     }
 
     /// The algorithm: the option, else `fallback`, else spectral.
-    func algorithm(fallback: AudioAlgorithm? = nil) throws -> AudioAlgorithm {
-        if let audio { return try optionValue { try AudioAlgorithm(parsing: audio) } }
+    func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm {
+        if let audio { return try optionValue { try TimePitchAlgorithm(parsing: audio) } }
         return fallback ?? .spectral
     }
 

@@ -65,7 +65,7 @@ public struct Composition: Hashable, Sendable {
     /// gets a section over its part, the first with the ramp in, the last with the ramp out.
     /// Throws `.pastEnd`, `.overlap` with an existing section, or the errors of `Section`.
     public mutating func scale(_ range: TimeRange, rate: Rate, ramp: MediaTime = .zero,
-                               audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil) throws {
+                               audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
         guard !range.isEmpty else {
             throw TimeModelError(.emptyRange, "cannot scale the empty range \(range)")
         }
@@ -91,7 +91,7 @@ public struct Composition: Hashable, Sendable {
     /// `scale(_:rate:ramp:audio:frames:)` over a Swift range:
     /// `try edit.scale(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))`.
     public mutating func scale(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero,
-                               audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil) throws {
+                               audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
         try scale(TimeRange(range), rate: rate, ramp: ramp, audio: audio, frames: frames)
     }
 

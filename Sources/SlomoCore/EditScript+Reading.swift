@@ -59,7 +59,7 @@ extension EditScript {
         }
         if let rampIn = keys["ramp-in"] { spec.rampIn = try rampIn.duration() }
         if let rampOut = keys["ramp-out"] { spec.rampOut = try rampOut.duration() }
-        if let audio = keys["audio"] { spec.audio = try audio.choice(AudioAlgorithm.self) }
+        if let audio = keys["audio"] { spec.audio = try audio.choice(TimePitchAlgorithm.self) }
         if let frames = keys["frames"] { spec.frames = try frames.choice(FrameChoice.self) }
         if case .time(let start) = spec.start, case .time(let end) = spec.end {
             _ = try spec.resolved(in: TimeRange(start: start, end: .max(start, end)), frameRate: nil,
@@ -85,7 +85,7 @@ extension EditScript {
         output.scaling = try keys["scaling"]?.choice(OutputSettings.Scaling.self)
         if let audio = keys["audio"] {
             let audioKeys = try audio.mapping(allowed: ["algorithm", "codec", "spectral-engine"])
-            output.audio = try audioKeys["algorithm"]?.choice(AudioAlgorithm.self)
+            output.audio = try audioKeys["algorithm"]?.choice(TimePitchAlgorithm.self)
             output.spectralEngine = try audioKeys["spectral-engine"]?.choice(SpectralEngine.self)
             output.audioCodec = try audioKeys["codec"]?.string("a codec name such as aac")
         }

@@ -62,7 +62,7 @@ public struct OutputSettings: Hashable, Sendable {
     /// How frames are fitted to `size`.
     public var scaling: Scaling?
     /// The default audio algorithm; sections may override it.
-    public var audio: AudioAlgorithm?
+    public var audio: TimePitchAlgorithm?
     /// The audio codec name (`aac`, `pcm`, `alac`, …).
     public var audioCodec: String?
     /// The engine of spectral audio.
@@ -70,7 +70,7 @@ public struct OutputSettings: Hashable, Sendable {
 
     /// Settings; all default to nil.
     public init(mode: Mode? = nil, fps: Rational? = nil, codec: String? = nil, frames: FrameChoice? = nil,
-                size: Size? = nil, scaling: Scaling? = nil, audio: AudioAlgorithm? = nil, audioCodec: String? = nil,
+                size: Size? = nil, scaling: Scaling? = nil, audio: TimePitchAlgorithm? = nil, audioCodec: String? = nil,
                 spectralEngine: SpectralEngine? = nil, interpolation: InterpolationPreset? = nil) {
         self.mode = mode
         self.fps = fps

@@ -53,7 +53,7 @@ public struct Plan: Codable, Hashable, Sendable {
         /// Output frames in the segment at the CFR rate; nil for passthrough.
         public var outputFrames: Int?
         /// The audio algorithm that renders the segment; nil when none is chosen.
-        public var audio: AudioAlgorithm?
+        public var audio: TimePitchAlgorithm?
     }
 
     /// The version of this schema; it changes only when a field changes meaning or goes away.
@@ -77,7 +77,7 @@ public struct Plan: Codable, Hashable, Sendable {
     /// `defaultAudio` for segments whose section names no algorithm. With `frameTimes` (by clip
     /// index), a variable-frame-rate source's frames are counted, not derived from its nominal
     /// rate. Throws `.overflow` only for absurd frame counts.
-    public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: AudioAlgorithm? = nil,
+    public init(_ map: CompositionMap, cfrFrameRate: Rational? = nil, defaultAudio: TimePitchAlgorithm? = nil,
                 frameTimes: [Int: SourceFrameTimes] = [:]) throws {
         clips = map.entries.enumerated().map { index, entry in
             Clip(source: entry.clip.source, sourceStart: entry.clip.range.start,
@@ -105,7 +105,7 @@ public struct Plan: Codable, Hashable, Sendable {
 
     /// The plan of one clip's map with source frames at `sourceFrameRate`.
     public init(_ map: TimeMap, source: String, sourceFrameRate: Rational?, cfrFrameRate: Rational? = nil,
-                defaultAudio: AudioAlgorithm? = nil) throws {
+                defaultAudio: TimePitchAlgorithm? = nil) throws {
         let clip = try SlomoCore.Clip(source: source, range: map.source, sections: map.sections, frameRate: sourceFrameRate)
         try self.init(Composition([clip]).timeMap(), cfrFrameRate: cfrFrameRate, defaultAudio: defaultAudio)
     }
@@ -128,7 +128,7 @@ public struct Plan: Codable, Hashable, Sendable {
 
 extension Plan.Segment {
     init(_ segment: TimeMap.Segment, clip: Int, frameRate: Rational?, frameTimes: SourceFrameTimes?,
-         cfrFrameRate: Rational?, defaultAudio: AudioAlgorithm?) throws {
+         cfrFrameRate: Rational?, defaultAudio: TimePitchAlgorithm?) throws {
         self.clip = clip
         section = segment.section
         sourceStart = segment.source.start

@@ -19,7 +19,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// Source duration over which the rate eases out to the next neighbour's rate.
     public let rampOut: MediaTime
     /// The audio algorithm for this section; nil means the export's default.
-    public let audio: AudioAlgorithm?
+    public let audio: TimePitchAlgorithm?
     /// The CFR frame choice for this section; nil means the export's default.
     public let frames: FrameChoice?
     /// Where the section came from, for error messages only (`section '2-4x1/4'`).
@@ -28,7 +28,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// A section; throws `.emptyRange` when the range is empty, `.invalidValue` for a negative
     /// ramp and `.rampTooLong` when the ramps do not fit in the range.
     public init(range: TimeRange, rate: Rate, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero,
-                audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil, origin: String? = nil) throws {
+                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: String? = nil) throws {
         self.range = range
         self.rate = rate
         self.rampIn = rampIn
@@ -52,7 +52,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// A section over a Swift range with the same ramp in and out:
     /// `Section(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))`.
     public init(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero,
-                audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil) throws {
+                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
         try self.init(range: TimeRange(range), rate: rate, rampIn: ramp, rampOut: ramp,
                       audio: audio, frames: frames)
     }

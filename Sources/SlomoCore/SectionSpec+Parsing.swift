@@ -49,7 +49,7 @@ extension SectionSpec {
             case "ramp": rampIn = try Self.duration(value, option: key); rampOut = rampIn
             case "ramp-in": rampIn = try Self.duration(value, option: key)
             case "ramp-out": rampOut = try Self.duration(value, option: key)
-            case "audio": audio = try AudioAlgorithm(parsing: value)
+            case "audio": audio = try TimePitchAlgorithm(parsing: value)
             case "frames": frames = try FrameChoice(parsing: value)
             default:
                 throw TimeModelError(.unparseable,

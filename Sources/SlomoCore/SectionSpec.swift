@@ -73,13 +73,13 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     /// Source duration of the ramp out (see `Section`).
     public var rampOut: MediaTime
     /// The audio algorithm; nil means the export's default.
-    public var audio: AudioAlgorithm?
+    public var audio: TimePitchAlgorithm?
     /// The CFR frame choice; nil means the export's default.
     public var frames: FrameChoice?
 
     /// A section spec; nothing is checked until it is resolved.
     public init(start: Position, end: Position, rate: Rate, rampIn: MediaTime = .zero,
-                rampOut: MediaTime = .zero, audio: AudioAlgorithm? = nil, frames: FrameChoice? = nil) {
+                rampOut: MediaTime = .zero, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) {
         self.start = start
         self.end = end
         self.rate = rate

@@ -28,7 +28,7 @@ extension TimeMap {
         /// rate-1 stretches between sections.
         public let section: Int?
         /// The section's audio algorithm; nil means the export's default.
-        public let audio: AudioAlgorithm?
+        public let audio: TimePitchAlgorithm?
         /// The section's CFR frame choice; nil means the export's default.
         public let frames: FrameChoice?
 
@@ -42,7 +42,7 @@ extension TimeMap {
 
         /// A constant segment; throws `.overflow` when its end does not fit.
         init(source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
-             audio: AudioAlgorithm?, frames: FrameChoice?) throws {
+             audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
             let duration = try source.duration.divided(by: rate.value)
             _ = try outputStart.adding(duration)    // the end must fit too
             guard let forward = Affine(through: source.start, outputStart, slope: rate.stretch),
@@ -61,7 +61,7 @@ extension TimeMap {
         /// A segment with 1/rate going linearly from `k0` to `k1` over the source range: a ramp,
         /// or a constant segment when they are equal. Throws `.overflow` when not representable.
         static func make(source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
-                         section: Int?, audio: AudioAlgorithm?, frames: FrameChoice?) throws -> Segment {
+                         section: Int?, audio: TimePitchAlgorithm?, frames: FrameChoice?) throws -> Segment {
             if k0 == k1 {
                 return try Segment(source: source, outputStart: outputStart, rate: Rate(k0.reciprocal),
                                    section: section, audio: audio, frames: frames)
@@ -71,7 +71,7 @@ extension TimeMap {
         }
 
         private init(rampOver source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
-                     section: Int?, audio: AudioAlgorithm?, frames: FrameChoice?) throws {
+                     section: Int?, audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
             let from = try Rate(k0.reciprocal), to = try Rate(k1.reciprocal)
             // ∫₀ᴸ (k0 + (k1−k0)·x/L) dx = L·(k0 + k1)/2
             let overflow = TimeModelError(.overflow, "ramp over \(source) is not representable exactly")

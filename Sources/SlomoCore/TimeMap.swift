@@ -160,7 +160,7 @@ private struct Piece {
     let rampIn: MediaTime
     let rampOut: MediaTime
     let section: Int?
-    let audio: AudioAlgorithm?
+    let audio: TimePitchAlgorithm?
     let frames: FrameChoice?
 
     init(gap range: TimeRange) {

@@ -26,7 +26,7 @@ final class AudioTrackExport {
 
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
     /// `origin`), added to `muxer` as an encoded stream.
-    convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: AudioAlgorithm,
+    convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: TimePitchAlgorithm,
                      spectralEngine: SpectralEngine, codec: AudioCodec, muxer: Muxer) throws {
         try self.init(parts: [AudioPart(path: path, stream: index, map: map, origin: origin)],
                       algorithm: algorithm, spectralEngine: spectralEngine, codec: codec, muxer: muxer)
@@ -34,7 +34,7 @@ final class AudioTrackExport {
 
     /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
     /// encoded stream.
-    init(parts: [AudioPart], algorithm: AudioAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
+    init(parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
          muxer: Muxer) throws {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }

@@ -12,7 +12,7 @@ public struct ExportSettings: Sendable, Hashable {
 
     public var mode: Mode
     /// The algorithm for sections that do not name their own.
-    public var audioAlgorithm: AudioAlgorithm
+    public var audioAlgorithm: TimePitchAlgorithm
     /// The engine of spectral audio (slomo's phase-gradient engine, or Rubber Band R3).
     public var spectralEngine: SpectralEngine
     /// The codec rendered audio is encoded with. An audio file format that cannot hold the
@@ -24,7 +24,7 @@ public struct ExportSettings: Sendable, Hashable {
     /// what can be read of it.
     public var strict: Bool
 
-    public init(mode: Mode = .passthrough, audioAlgorithm: AudioAlgorithm = .spectral,
+    public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
                 audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false) {
         self.mode = mode

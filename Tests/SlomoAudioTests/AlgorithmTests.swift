@@ -8,7 +8,7 @@ struct AlgorithmTests {
     @Test func namesRoundTrip() throws {
         #expect(TimePitchAlgorithm.lowQualityZeroLatency == .lowLatency)
         for a in TimePitchAlgorithm.allCases {
-            #expect(try AudioAlgorithm(parsing: a.cliName) == a)
+            #expect(try TimePitchAlgorithm(parsing: a.cliName) == a)
         }
         #expect(TimePitchAlgorithm.lowQualityZeroLatency.cliName == "low-latency")
         #expect(TimePitchAlgorithm.timeDomain.cliName == "time-domain")

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SlomoAudio
+import SlomoCore
+import Testing
 
 /// The bars of issue 12 that go beyond issue 4's (those live in `QualityTests`, where the
 /// spectral algorithm is now slomo's phase-gradient engine): extreme slow-downs, attacks,

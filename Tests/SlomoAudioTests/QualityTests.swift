@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 @testable import SlomoAudio
+import SlomoCore
+import Testing
 
 /// The quality bars of issues 4 and 12 (spectral), one test per bar and algorithm, each
 /// printing what it measured.

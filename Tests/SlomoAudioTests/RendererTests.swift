@@ -11,7 +11,7 @@ struct RendererTests {
     static func t(_ n: Int64, _ d: Int64 = 1) -> MediaTime { MediaTime(seconds: Rational(n, d)) }
 
     /// A 3 s clip with source 1–2 s at `rate` (output 1 + 1/rate + 1 s).
-    static func map(rate: Rate, ramp: MediaTime = .zero, audio: AudioAlgorithm? = nil) throws -> TimeMap {
+    static func map(rate: Rate, ramp: MediaTime = .zero, audio: TimePitchAlgorithm? = nil) throws -> TimeMap {
         try TimeMap(sections: [Section(t(1)..<t(2), rate: rate, ramp: ramp, audio: audio)], clipDuration: t(3))
     }
 

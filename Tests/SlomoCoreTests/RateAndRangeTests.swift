@@ -50,8 +50,8 @@ import Testing
     }
 
     @Test func algorithmAndFrameChoiceNames() throws {
-        #expect(AudioAlgorithm.allCases.map(\.rawValue) == ["spectral", "time-domain", "low-latency", "varispeed"])
-        #expect(try AudioAlgorithm(parsing: "low-latency") == .lowLatency)
+        #expect(TimePitchAlgorithm.allCases.map(\.rawValue) == ["spectral", "time-domain", "low-latency", "varispeed"])
+        #expect(try TimePitchAlgorithm(parsing: "low-latency") == .lowLatency)
         #expect(FrameChoice.allCases.map(\.rawValue) == ["nearest", "blend", "interpolate", "auto"])
         #expect(throws: TimeModelError(.invalidValue, "unknown frame choice 'smooth'; expected nearest, blend, interpolate, auto")) {
             try FrameChoice(parsing: "smooth")

@@ -10,7 +10,7 @@ enum CFR {
     /// Exports `input` retimed by `sections` at `fps` into a fresh folder.
     static func export(_ input: String, sections: [String], fps: Rational = Rational(30),
                        video: VideoExportSettings = VideoExportSettings(preset: "ultrafast"),
-                       audio: AudioAlgorithm = .varispeed, fileExtension: String = "mp4",
+                       audio: TimePitchAlgorithm = .varispeed, fileExtension: String = "mp4",
                        progress: (ExportProgress) -> Void = { _ in }) throws -> (path: String, session: ExportSession, result: ExportResult) {
         let composition = try Composition(retiming: try MediaFile(path: input), sections: sections)
         let output = try FixtureCache.shared.scratchFolder("cfr").appendingPathComponent("out.\(fileExtension)").path

@@ -10,8 +10,8 @@ import Testing
 /// grid; spectral (the default, slomo's phase-gradient engine) keeps a beep's onset on its
 /// mapped time inside slow sections too.
 @Suite struct ConstantFrameRateSyncTests {
-    @Test(arguments: [(FrameChoice.nearest, AudioAlgorithm.varispeed), (.blend, .varispeed), (.nearest, .spectral)])
-    func flashesAndBeepsStayTogether(_ choice: FrameChoice, audio: AudioAlgorithm) throws {
+    @Test(arguments: [(FrameChoice.nearest, TimePitchAlgorithm.varispeed), (.blend, .varispeed), (.nearest, .spectral)])
+    func flashesAndBeepsStayTogether(_ choice: FrameChoice, audio: TimePitchAlgorithm) throws {
         let sections = ["2-4x0.25", "6-8x0.5"]
         let (output, _, _) = try CFR.export(try Fixture.longFlashAndBeep.path, sections: sections,
                                             video: VideoExportSettings(preset: "ultrafast", frames: choice), audio: audio)

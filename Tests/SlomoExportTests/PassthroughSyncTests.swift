@@ -9,7 +9,7 @@ import Testing
 /// millisecond outside sections and within each algorithm's transient bound inside them.
 @Suite struct PassthroughSyncTests {
     /// Retimes the flash-and-beep clip and returns the output path and the map used.
-    static func retime(_ sections: [String], audio: AudioAlgorithm) throws -> (path: String, map: TimeMap) {
+    static func retime(_ sections: [String], audio: TimePitchAlgorithm) throws -> (path: String, map: TimeMap) {
         let input = try Fixture.flashAndBeep.path
         let composition = try Composition(retiming: try MediaFile(path: input),
                                           sections: sections)
@@ -21,7 +21,7 @@ import Testing
     }
 
     /// Checks every flash and beep of a retimed flash-and-beep clip.
-    static func checkSync(_ sections: [String], audio: AudioAlgorithm, insideBound: Double) throws {
+    static func checkSync(_ sections: [String], audio: TimePitchAlgorithm, insideBound: Double) throws {
         let (output, map) = try retime(sections, audio: audio)
         let expected = (0..<10).map { map.outputTime(at: MediaTime(seconds: Rational(2 * Int64($0) + 1, 2))).doubleSeconds }
         let flashes = try SyncProbe.flashTimes(output)
@@ -49,8 +49,8 @@ import Testing
         print("sync \(sections.joined(separator: " ")) \(audio): worst beep offset outside \(String(format: "%.3f", worstOutside * 1000)) ms, inside \(String(format: "%.3f", worstInside * 1000)) ms")
     }
 
-    @Test(arguments: [(AudioAlgorithm.varispeed, 0.001), (.spectral, 0.002), (.timeDomain, 0.025)])
-    func quarterSpeedSection(_ audio: AudioAlgorithm, bound: Double) throws {
+    @Test(arguments: [(TimePitchAlgorithm.varispeed, 0.001), (.spectral, 0.002), (.timeDomain, 0.025)])
+    func quarterSpeedSection(_ audio: TimePitchAlgorithm, bound: Double) throws {
         try Self.checkSync(["2-4x0.25"], audio: audio, insideBound: bound)
     }
 

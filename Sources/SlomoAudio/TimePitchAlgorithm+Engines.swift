@@ -1,25 +1,24 @@
 import Foundation
 import SlomoCore
 
-/// The four ways slomo changes the speed of audio. This is SlomoCore's `AudioAlgorithm` (the
-/// time model names the algorithm of each section; there is one enum, not two) with the
-/// audio engine's knowledge added: rate ranges, snapping, processors.
-///
-/// | case | CLI | engine | rates |
-/// |---|---|---|---|
-/// | `spectral` | `spectral` | Rubber Band R3 ("finer") | 1/32 … 32 |
-/// | `timeDomain` | `time-domain` | SoundTouch (WSOLA) | 1/32 … 32, best within 0.5 … 2 |
-/// | `varispeed` | `varispeed` | libsamplerate sinc | 1/32 … 32, pitch follows speed |
-/// | `lowQualityZeroLatency` (= `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
-public typealias TimePitchAlgorithm = AudioAlgorithm
+// SlomoCore's `TimePitchAlgorithm` (the time model names the algorithm of each section; there
+// is one enum, named as AVFoundation names it) with the audio engine's knowledge added: rate
+// ranges, snapping, processors.
+//
+// | case | CLI | engine | rates |
+// |---|---|---|---|
+// | `spectral` | `spectral` | slomo's phase-gradient engine (or Rubber Band R3) | 1/32 … 32 |
+// | `timeDomain` | `time-domain` | SoundTouch (WSOLA) | 1/32 … 32, best within 0.5 … 2 |
+// | `varispeed` | `varispeed` | libsamplerate sinc | 1/32 … 32, pitch follows speed |
+// | `lowQualityZeroLatency` (= `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
 
-extension AudioAlgorithm {
+extension TimePitchAlgorithm {
     /// AVFoundation's name for `lowLatency`: fixed-grain splicing, first output sample = first
     /// input sample.
-    public static var lowQualityZeroLatency: AudioAlgorithm { .lowLatency }
+    public static var lowQualityZeroLatency: TimePitchAlgorithm { .lowLatency }
 
     /// The default algorithm (`spectral`).
-    public static var defaultAlgorithm: AudioAlgorithm { .spectral }
+    public static var defaultAlgorithm: TimePitchAlgorithm { .spectral }
 
     /// The name used on the command line (`--audio NAME`).
     public var cliName: String { rawValue }
