@@ -64,7 +64,7 @@ public final class AudioRenderer {
     let source: any AudioSampleSource
     private let firstOutputFrame: Int
     private var segmentIndex = 0
-    private var segmentState: SegmentState?
+    private var currentSegment: SegmentRendering?
     /// The previous segment's continuation past its end, for the crossfade into a stretched
     /// segment.
     private var previousTail: AudioBuffer?
@@ -171,15 +171,15 @@ public final class AudioRenderer {
         guard segmentIndex < plans.count else { return nil }
         let plan = plans[segmentIndex]
         if parallelism > 1 { try dispatchAhead() }
-        if segmentState == nil { segmentState = try makeState(segmentIndex) }
-        let state = segmentState!
+        if currentSegment == nil { currentSegment = try makeRendering(segmentIndex) }
+        let state = currentSegment!
         let n = min(maxFrames, plan.frameCount - state.emitted)
         let block = try state.emit(n)
         deliveredFrames += block.frameCount
         if state.emitted == plan.frameCount {
             previousTail = try state.tail()
             leftovers.keep(state)
-            segmentState = nil
+            currentSegment = nil
             segmentIndex += 1
         }
         return block
@@ -187,9 +187,9 @@ public final class AudioRenderer {
 
     /// The state for plan `i`, with the previous segment's continuation: rendered ahead on a
     /// worker for pieces of split segments, lazily on this thread otherwise.
-    private func makeState(_ i: Int) throws -> SegmentState {
+    private func makeRendering(_ i: Int) throws -> SegmentRendering {
         let state = try ahead.removeValue(forKey: i)?.wait()
-            ?? SegmentState(renderer: self, index: i, source: source)
+            ?? SegmentRendering(renderer: self, index: i, source: source)
         state.previousTail = previousTail
         return state
     }
@@ -212,7 +212,7 @@ public final class AudioRenderer {
             let onlyPiecesBefore = (segmentIndex..<k).allSatisfy { plans[$0].pieceCount > 1 }
             let window = windowRange(for: k)
             guard onlyPiecesBefore || window.upperBound - earliestRead <= lookBehind else { return }
-            let job = PieceJob(try SegmentState(renderer: self, index: k, source: try source.snapshot(of: window)))
+            let job = PieceJob(try SegmentRendering(renderer: self, index: k, source: try source.snapshot(of: window)))
             job.start()
             ahead[k] = job
             lastDispatched = k

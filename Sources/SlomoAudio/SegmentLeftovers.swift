@@ -19,7 +19,7 @@ struct SegmentLeftovers {
     init(capacity: Int) { self.capacity = capacity }
 
     /// Takes a finished stretched segment's FIFO and processor for a later segment.
-    mutating func keep(_ state: SegmentState) {
+    mutating func keep(_ state: SegmentRendering) {
         guard let processor = state.processor else { return }
         if fifos.count < capacity {
             // Taken out of the state, so that emptying it keeps its memory instead of copying.

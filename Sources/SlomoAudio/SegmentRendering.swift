@@ -1,13 +1,13 @@
 import SlomoCore
 
-/// Rendering state of one `AudioRenderer.SegmentPlan`: the copied source, or a processor fed
+/// The rendering of one `AudioRenderer.SegmentPlan`: the copied source, or a processor fed
 /// from a pre-roll before the segment, with the crossfades at its joins.
 ///
-/// A state is built and filled either on the renderer's thread (read lazily from the track) or
+/// A rendering is built and filled either on the renderer's thread (read lazily from the track) or
 /// ahead of time on a worker (`prepare(until:)`, reading a snapshot of its window of the track); in both
 /// cases `emit(_:)` and `tail()` run on the renderer's thread. What the worker runs never
 /// touches the renderer, which may be gone by then (an export that was cancelled).
-final class SegmentState {
+final class SegmentRendering {
     unowned let renderer: AudioRenderer
     let index: Int
     let plan: AudioRenderer.SegmentPlan
