@@ -312,25 +312,35 @@ public final class CaptureSession: @unchecked Sendable {
                 usleep(UInt32(min(wait / 1000, 100_000)))
                 continue
             }
-            let frame = source.cycle[Int(index % Int64(source.cycle.count))].clone()
+            let frame: Frame
+            do { frame = try source.cycle[Int(index % Int64(source.cycle.count))].clone() } catch {
+                stop(.failed("\(source.input.label): \(error)"))
+                break
+            }
             frame.pts = pts
             deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source)
             index += 1
         }
     }
 
+    /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
+    /// (out of memory) stops the session as failed.
     private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource) {
         lock.withLock { received[source.index] += 1 }
         if source.isAudio, let frame { for meter in meters { meter.process(frame) } }
-        if !source.isAudio, let frame {
-            for output in frameOutputs { output.offer(frame.clone(), time: time, input: source.index) }
-        }
-        for output in movieOutputs {
-            let payload: CapturedSample.Payload
-            if source.isRaw, let frame { payload = .frame(movieOutputs.count > 1 ? frame.clone() : frame) }
-            else if let packet { payload = .packet(packet.clone()) }
-            else { continue }
-            output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
+        do throws(FFmpegError) {
+            if !source.isAudio, let frame {
+                for output in frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
+            }
+            for output in movieOutputs {
+                let payload: CapturedSample.Payload
+                if source.isRaw, let frame { payload = .frame(movieOutputs.count > 1 ? try frame.clone() : frame) }
+                else if let packet { payload = .packet(try packet.clone()) }
+                else { continue }
+                output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
+            }
+        } catch {
+            stop(.failed("\(source.input.label): \(error)"))
         }
     }
 

@@ -77,7 +77,7 @@ private struct ClipRenderer {
             switch choice {
             case .interpolate: picture = try interpolated(at: time)
             case .blend: picture = try blended(at: time)
-            default: picture = nearest(at: time).clone()
+            default: picture = try nearest(at: time).clone()
             }
             picture.pts = Int64(slot)
             picture.timeBase = owner.frameRate.reciprocal
@@ -119,12 +119,12 @@ private struct ClipRenderer {
     /// The two pictures around `time`, mixed by how close each is.
     private func blended(at time: MediaTime) throws -> Frame {
         guard let index = window.lastIndex(where: { $0.time <= time }), index + 1 < window.count else {
-            return nearest(at: time).clone()
+            return try nearest(at: time).clone()
         }
         let (a, b) = (window[index], window[index + 1])
         let weight = (time - a.time).doubleSeconds / (b.time - a.time).doubleSeconds
-        if weight < 1.0 / 512 || !a.frame.isBlendable { return a.frame.clone() }
-        if weight > 1 - 1.0 / 512 { return b.frame.clone() }
+        if weight < 1.0 / 512 || !a.frame.isBlendable { return try a.frame.clone() }
+        if weight > 1 - 1.0 / 512 { return try b.frame.clone() }
         return try a.frame.blended(with: b.frame, weight: weight)
     }
 
@@ -134,12 +134,12 @@ private struct ClipRenderer {
     /// interpolator cannot take (format, size) are blended, with a warning.
     private mutating func interpolated(at time: MediaTime) throws -> Frame {
         guard let index = window.lastIndex(where: { $0.time <= time }), index + 1 < window.count else {
-            return nearest(at: time).clone()
+            return try nearest(at: time).clone()
         }
         let (a, b) = (window[index], window[index + 1])
         let weight = (time - a.time).doubleSeconds / (b.time - a.time).doubleSeconds
-        if weight < 1.0 / 512 { return a.frame.clone() }
-        if weight > 1 - 1.0 / 512 { return b.frame.clone() }
+        if weight < 1.0 / 512 { return try a.frame.clone() }
+        if weight > 1 - 1.0 / 512 { return try b.frame.clone() }
         if flowUnavailable { return try blended(at: time) }
         do throws(FlowInterpolationError) {
             if engines.isEmpty || !engines[0].takes(a.frame) {
@@ -159,8 +159,7 @@ private struct ClipRenderer {
                 try engine.load(a.frame, b.frame, times: (a.time, b.time))
             }
             try prefetch(after: index, besides: engine)
-            if engine.interpolator.isCut { return a.frame.clone() }
-            return try engine.interpolator.render(at: weight)
+            if !engine.interpolator.isCut { return try engine.interpolator.render(at: weight) }
         } catch let error where error.kind == .unsupportedFormat || error.kind == .tooSmall {
             flowUnavailable = true
             owner.warnings.add("interpolate: blending instead, \(error.detail)")
@@ -168,8 +167,9 @@ private struct ClipRenderer {
         } catch {
             // A pair the flow engine could not handle: show the picture on screen, as at a cut.
             owner.warnings.add("interpolate: source \(a.time.doubleSeconds) s shown as is, \(error.detail)")
-            return a.frame.clone()
         }
+        // A scene cut (or a failed pair) shows the picture on screen.
+        return try a.frame.clone()
     }
 
     /// How many pairs' flows are estimated ahead, each on its own engine and thread: as many

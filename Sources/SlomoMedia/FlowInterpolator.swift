@@ -81,7 +81,11 @@ public final class FlowInterpolator {
         try checkPicture(b)
         var first = Self.planes(of: a), second = Self.planes(of: b)
         try checkResult(ci_set_pair(engine, &first, &second), "estimate flow")
-        pair = (a.clone(), b.clone())
+        do {
+            pair = (try a.clone(), try b.clone())
+        } catch {
+            throw FlowInterpolationError(.engineFailure, "optical-flow interpolator: cannot keep the pair (\(error))")
+        }
     }
 
     /// True when the current pair is a scene cut or its flow failed: `render(at:)` then copies

@@ -25,9 +25,9 @@ public final class Frame {
     }
 
     /// A new reference to the same picture or samples (no copy of the data).
-    public func clone() -> Frame {
+    public func clone() throws(FFmpegError) -> Frame {
         let copy = Frame(timeBase: timeBase)
-        av_frame_ref(copy.pointer, pointer)
+        try check(av_frame_ref(copy.pointer, pointer), "reference a frame")
         return copy
     }
 

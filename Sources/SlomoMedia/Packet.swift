@@ -21,9 +21,9 @@ public final class Packet {
     }
 
     /// A new reference to the same payload (no copy of the bytes), with the same timestamps.
-    public func clone() -> Packet {
+    public func clone() throws(FFmpegError) -> Packet {
         let copy = Packet(timeBase: timeBase)
-        av_packet_ref(copy.pointer, pointer)
+        try check(av_packet_ref(copy.pointer, pointer), "reference a packet")
         return copy
     }
 
