@@ -29,6 +29,7 @@ inline float fb_tolerance(float u, float v, float ub, float vb) {
 }
 
 // Thresholds on 8-bit luma (see docs/interpolation-notes.md for how they were chosen).
+constexpr double kFadeGain = 4.0;          // the largest brightness step a fade makes between two frames
 constexpr double kCutResidual = 14.0;      // mean compensated residual of a cut pair is far above
 constexpr double kCutExplained = 0.6;      // ... and the flow explains little of the difference
 constexpr double kFailureInconsistent = 0.6; // most vectors fail the forward-backward check
@@ -41,7 +42,8 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
     // The residual ignores a global brightness gain (fades, exposure steps): those are not
     // cuts, and the (1-t)/t blend of the warped frames reproduces them. Measured in b's units.
     const double mean_a = cv::mean(a8)[0], mean_b = cv::mean(b8)[0];
-    const float gain = float(std::min(4.0, std::max(0.25, (mean_b + 1.0) / (mean_a + 1.0))));
+    const double ratio = (mean_b + 1.0) / (mean_a + 1.0);
+    const float gain = float(std::min(kFadeGain, std::max(1.0 / kFadeGain, ratio)));
     double diff = 0, res = 0, motion = 0;
     long n = 0, n_res = 0, n_fb = 0, n_bad = 0;
     for (int y = 0; y < a8.rows; y += step) {
@@ -75,7 +77,10 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
     st.mean_motion = n ? motion / double(n) : 0;
 
     st.klass = CI_PAIR_OK;
-    if (st.residual > kCutResidual && st.residual > kCutExplained * st.frame_diff)
+    // A brightness step no fade makes in one frame (a flash, a cut to or from black) is a cut
+    // both ways: the clamped gain explains part of white → black, which hid its end.
+    const bool flash = (ratio > kFadeGain || ratio < 1.0 / kFadeGain) && st.frame_diff > kCutResidual;
+    if (flash || (st.residual > kCutResidual && st.residual > kCutExplained * st.frame_diff))
         st.klass = CI_PAIR_SCENE_CUT;
     else if (st.inconsistent > kFailureInconsistent && st.residual > kFailureResidual)
         st.klass = CI_PAIR_FLOW_FAILURE;

@@ -93,6 +93,23 @@ import Testing
         print("hard cut: " + report.joined(separator: "; ") + "; slot 70 (interpolated, no cut) best \(String(format: "%.2f", inside)) dB")
     }
 
+    /// A flash is a cut at both its ends: interpolated at 0.25x into 60 fps, the two white source
+    /// frames of each flash become eight white slots and no grey in-between frame fades into or
+    /// out of them (white → black was smeared over three slots before).
+    @Test func flashesAreCutsAtBothEnds() throws {
+        let input = try Fixture.flashAndBeep60.path
+        let (output, _, _) = try CFR.export(input, sections: ["0.25-0.75x0.25"], fps: Rational(60),
+                                            video: VideoExportSettings(preset: "ultrafast", frames: .interpolate))
+        let lumas = try runChecked("ffprobe", ["-v", "error", "-f", "lavfi", "-i", "movie=\(output),signalstats",
+                                               "-show_entries", "frame=pts_time:frame_tags=lavfi.signalstats.YAVG", "-of", "csv=p=0"])
+            .standardOutput.split(separator: "\n").compactMap { $0.split(separator: ",").last.flatMap { Double($0) } }
+        let grey = lumas.enumerated().filter { $0.element > 40 && $0.element < 200 }
+        let firstFlash = lumas.enumerated().filter { $0.offset < 120 && $0.element >= 200 }.map { $0.offset }
+        print("flash through interpolation: first flash slots \(firstFlash), grey slots \(grey.map { $0.offset })")
+        #expect(grey.isEmpty, "in-between grey frames at \(grey)")
+        #expect(firstFlash == Array(75...82), "source 0.5-0.5333 s at 0.25x from 0.25 s: output 1.25-1.3833 s, slots 75-82")
+    }
+
     /// A 10-bit HLG source with an interpolated section into HEVC keeps 10 bits and its tags.
     @Test func tenBitHLGStaysTenBitThroughInterpolation() throws {
         var phases: [String] = []
