@@ -29,10 +29,12 @@ final class PartialFile {
         self.overwrite = overwrite
         let folder = URL(fileURLWithPath: target).deletingLastPathComponent().path
         let unnamed = open(folder, Self.unnamedFlag | O_RDWR | O_CLOEXEC, mode_t(0o644))
-        if unnamed >= 0 {
+        // FFmpeg reaches the unnamed file through /proc, which a sandbox may not mount.
+        if unnamed >= 0, access("/proc/self/fd/\(unnamed)", W_OK) == 0 {
             descriptor = unnamed
             writePath = "/proc/self/fd/\(unnamed)"
         } else {
+            if unnamed >= 0 { close(unnamed) }
             Self.removeStalePartials(of: target)
             writePath = Self.namedPartial(for: target, writer: getpid())
         }
