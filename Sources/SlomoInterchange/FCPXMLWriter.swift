@@ -31,11 +31,11 @@ public enum FCPXMLWriter {
         let assetIDs = timeline.media.enumerated().map { index, _ in "a\(index + 1)" }
         for (index, media) in timeline.media.enumerated() {
             let mediaFormat = format(media.frameRate ?? timeline.frameRate, width: media.width, height: media.height)
-            var attributes = #"id="\#(assetIDs[index])" name="\#(escape(media.name))" start="0s" duration="\#(time(media.duration.seconds))" hasVideo="\#(media.width > 0 ? 1 : 0)" format="\#(mediaFormat)""#
+            var attributes = #"id="\#(assetIDs[index])" name="\#(XMLText.escaped(media.name))" start="0s" duration="\#(time(media.duration.seconds))" hasVideo="\#(media.width > 0 ? 1 : 0)" format="\#(mediaFormat)""#
             if let rate = media.audioRate, let channels = media.audioChannels {
                 attributes += #" hasAudio="1" audioSources="1" audioChannels="\#(channels)" audioRate="\#(rate)""#
             }
-            resources.append("<asset \(attributes)>\n        <media-rep kind=\"original-media\" src=\"\(escape(media.url))\"/>\n      </asset>")
+            resources.append("<asset \(attributes)>\n        <media-rep kind=\"original-media\" src=\"\(XMLText.escaped(media.url))\"/>\n      </asset>")
         }
 
         var clips: [String] = []
@@ -53,7 +53,7 @@ public enum FCPXMLWriter {
             if let rate = media.frameRate, rate != timeline.frameRate, let conform = conformRates[rate] {
                 body.insert(#"<conform-rate scaleEnabled="0" srcFrameRate="\#(conform)"/>"#, at: 0)
             }
-            let attributes = #"ref="\#(assetIDs[head.media])" name="\#(escape(media.name))" offset="\#(time(outputStart.seconds))" start="\#(time(localStart.seconds))" duration="\#(time(duration.seconds))""#
+            let attributes = #"ref="\#(assetIDs[head.media])" name="\#(XMLText.escaped(media.name))" offset="\#(time(outputStart.seconds))" start="\#(time(localStart.seconds))" duration="\#(time(duration.seconds))""#
             clips.append("<asset-clip \(attributes)>\n" + body.map { "              " + $0 }.joined(separator: "\n")
                          + "\n            </asset-clip>")
         }
@@ -67,7 +67,7 @@ public enum FCPXMLWriter {
               </resources>
               <library>
                 <event name="slomo">
-                  <project name="\(escape(timeline.name))">
+                  <project name="\(XMLText.escaped(timeline.name))">
                     <sequence format="\(sequenceFormat)" duration="\(time(timeline.duration.seconds))" tcStart="0s" tcFormat="NDF">
                       <spine>
                         \(clips.joined(separator: "\n            "))
@@ -97,10 +97,5 @@ public enum FCPXMLWriter {
     /// An FCPXML time: `"2s"`, `"1001/30000s"`.
     static func time(_ seconds: Rational) -> String {
         seconds.denominator == 1 ? "\(seconds.numerator)s" : "\(seconds.numerator)/\(seconds.denominator)s"
-    }
-
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

@@ -37,14 +37,14 @@ public enum MLTWriter {
                 properties = [("resource", "\(speedText):\(media.path)"), ("mlt_service", "timewarp"),
                               ("warp_speed", speedText), ("warp_resource", media.path)]
             }
-            let body = properties.map { "    <property name=\"\($0)\">\(FCPXMLWriter.escape($1))</property>" }
+            let body = properties.map { "    <property name=\"\($0)\">\(XMLText.escaped($1))</property>" }
             producers.append("  <producer id=\"\(id)\">\n" + body.joined(separator: "\n") + "\n  </producer>")
             entries.append("    <entry producer=\"\(id)\" in=\"\(inFrame)\" out=\"\(inFrame + length - 1)\"/>")
         }
         let total = frame(timeline.duration, fps: fps)
         return """
             <?xml version="1.0" encoding="utf-8"?>
-            <mlt LC_NUMERIC="C" version="7.0.0" title="\(FCPXMLWriter.escape(timeline.name))" producer="tractor0">
+            <mlt LC_NUMERIC="C" version="7.0.0" title="\(XMLText.escaped(timeline.name))" producer="tractor0">
               <profile description="slomo" width="\(width)" height="\(height)" progressive="1" sample_aspect_num="1" sample_aspect_den="1" display_aspect_num="\(width / divisor)" display_aspect_den="\(height / divisor)" frame_rate_num="\(fps.numerator)" frame_rate_den="\(fps.denominator)" colorspace="709"/>
             \(producers.joined(separator: "\n"))
               <playlist id="playlist0">

@@ -37,8 +37,14 @@ public final class Demuxer {
             throw MediaError(.noStreams, path: path, detail: "the file contains no audio or video streams")
         }
         context = opened
-        file = MediaFile(context: opened, path: path)
-        MediaFileCache.remember(file)
+        // What the file holds (and its damage, found by scanning its index and boxes) is read
+        // once per file: every later demuxer of the same, unchanged file takes it from the cache.
+        if let known = MediaFileCache.file(at: path) {
+            file = known
+        } else {
+            file = MediaFile(context: opened, path: path)
+            MediaFileCache.remember(file)
+        }
     }
 
     /// FFmpeg probes the PCM of a WAV file packet by packet for other audio mislabelled as PCM,

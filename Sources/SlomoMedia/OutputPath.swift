@@ -1,19 +1,9 @@
 import Foundation
 
 /// The rules every output file follows: its folder must exist, an existing file is replaced
-/// only with `overwrite`, and the bytes go to a temporary file beside it first.
+/// only with `overwrite`, and the bytes go to a file without a name until finished
+/// (`PartialFile`).
 public enum OutputPath {
-    /// A temporary path in the target's folder with the target's extension (so container
-    /// guessing still works), after checking that the target may be written.
-    public static func temporaryPath(for path: String, overwrite: Bool) throws(MediaError) -> String {
-        try checkWritable(path, overwrite: overwrite)
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
-        let suffix = url.pathExtension.isEmpty ? "" : "." + url.pathExtension
-        let unique = UUID().uuidString.prefix(8)
-        return folder.appendingPathComponent(".\(url.deletingPathExtension().lastPathComponent).slomo-partial-\(unique)\(suffix)").path
-    }
-
     /// Throws unless `path` may be written: its folder exists, and it is not a folder, nor an
     /// existing file when `overwrite` is false.
     public static func checkWritable(_ path: String, overwrite: Bool) throws(MediaError) {

@@ -10,9 +10,9 @@ import Glibc
 /// Where the filesystem cannot make unnamed files, it is a named partial beside the target,
 /// `.NAME.slomo-partial-PID-XXXXXXXX.EXT`; partials of the same target whose writer (PID) has
 /// died are removed first.
-final class PartialFile {
-    /// The path FFmpeg writes to.
-    let writePath: String
+public final class PartialFile {
+    /// The path to write to (FFmpeg, cairo: anything that opens a path).
+    public let writePath: String
     private let target: String
     private let overwrite: Bool
     private var descriptor: Int32?
@@ -23,7 +23,7 @@ final class PartialFile {
 
     /// Prepares an unnamed (or, failing that, named) partial for `target`, after checking that
     /// the target may be written.
-    init(target: String, overwrite: Bool) throws(MediaError) {
+    public init(target: String, overwrite: Bool) throws(MediaError) {
         try OutputPath.checkWritable(target, overwrite: overwrite)
         self.target = target
         self.overwrite = overwrite
@@ -44,7 +44,7 @@ final class PartialFile {
 
     /// Gives the finished file its name. The target appears whole or not at all; an existing
     /// one is replaced only with `overwrite`.
-    func publish() throws(MediaError) {
+    public func publish() throws(MediaError) {
         guard let descriptor else {
             guard rename(writePath, target) == 0 else { throw failure("move the finished file into place") }
             return
@@ -73,7 +73,7 @@ final class PartialFile {
 
     /// Drops an unfinished file: the unnamed one vanishes with its descriptor, a named one is
     /// removed.
-    func discard() {
+    public func discard() {
         if let descriptor {
             close(descriptor)
             self.descriptor = nil

@@ -1,10 +1,9 @@
 import CCairo
-import Glibc
 import SlomoMedia
 
 /// Where a plot goes: a path whose extension picks the format, the size, and whether an
-/// existing file may be replaced. The picture is drawn into a temporary file beside the target
-/// and renamed only when complete, so a plot file is never seen half written.
+/// existing file may be replaced. The picture is drawn into a file that gets its name only when
+/// complete, so a plot file is never seen half written.
 public struct PlotFile: Hashable, Sendable {
     public let path: String
     public let format: PlotFormat
@@ -30,23 +29,24 @@ public struct PlotFile: Hashable, Sendable {
         }
     }
 
-    /// Draws the picture with `draw` on a canvas of `size` and writes it to `path` atomically.
+    /// Draws the picture with `draw` on a canvas of `size` and writes it to `path` atomically
+    /// (a `PartialFile`, which has no name until finished).
     func write(_ draw: (Canvas) -> Void) throws(PlotError) {
-        let temporary: String
+        let partial: PartialFile
         do {
-            temporary = try OutputPath.temporaryPath(for: path, overwrite: overwrite)
+            partial = try PartialFile(target: path, overwrite: overwrite)
         } catch {
             throw PlotError(.unwritable, path: path, detail: error.detail)
         }
-        let status = render(to: temporary, draw)
+        let status = render(to: partial.writePath, draw)
         guard status == CAIRO_STATUS_SUCCESS else {
-            unlink(temporary)
+            partial.discard()
             throw PlotError(.writeFailed, path: path, detail: "cannot write the plot (\(String(cString: cairo_status_to_string(status))))")
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw PlotError(.writeFailed, path: path, detail: "cannot move the finished plot into place (\(reason))")
+        do {
+            try partial.publish()
+        } catch {
+            throw PlotError(.writeFailed, path: path, detail: error.detail)
         }
     }
 
