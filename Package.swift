@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "SlomoCapture", targets: ["SlomoCapture"]),
         .library(name: "SlomoInterchange", targets: ["SlomoInterchange"]),
         .library(name: "SlomoPlot", targets: ["SlomoPlot"]),
+        .library(name: "SlomoPlayback", targets: ["SlomoPlayback"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -31,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CFFTW", path: "Sources/CFFTW"),
         // cairo's image, SVG and PDF surfaces, for the plots of `plan` and `inspect`.
         .systemLibrary(name: "CCairo", path: "Sources/CCairo"),
+        // SDL 2: the player's window, renderer and sound device.
+        .systemLibrary(name: "CSDL2", path: "Sources/CSDL2"),
         // libavfilter and libavdevice, opened on first use instead of linked (faster start).
         .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
         // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
@@ -58,15 +61,17 @@ let package = Package(
         .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoMedia"]),
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
+        // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
+        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
         .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
-                                              "SlomoInterchange", "SlomoPlot"]),
+                                              "SlomoInterchange", "SlomoPlot", "SlomoPlayback"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
                 "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SlomoPlayback", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 

@@ -25,9 +25,9 @@ struct OutputOptions: ParsableArguments {
     var dryRun = false
 }
 
-/// `--audio`, `--spectral-engine`, `--audio-codec`: how audio is rendered. Shared by
-/// `retime`, `export` and `stretch`.
-struct AudioOptions: ParsableArguments {
+/// `--audio`, `--spectral-engine`: which algorithm renders audio. Shared by `retime`,
+/// `export`, `stretch` (through `AudioOptions`) and `play`.
+struct AudioAlgorithmOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Audio algorithm for sections without their own: spectral (default), time-domain, low-latency, varispeed.",
                                valueName: "name"),
             completion: .list(TimePitchAlgorithm.allCases.map(\.rawValue)))
@@ -40,10 +40,6 @@ struct AudioOptions: ParsableArguments {
             completion: .list(SpectralEngine.allCases.map(\.rawValue)))
     var spectralEngine: String?
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"),
-            completion: .list(AudioCodec.allCases.map(\.rawValue)))
-    var audioCodec: String?
-
     /// The spectral engine: the option, else `fallback` (an edit script's), else phase-gradient.
     func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine {
         if let spectralEngine { return try optionValue { try SpectralEngine(parsing: spectralEngine) } }
@@ -55,6 +51,19 @@ struct AudioOptions: ParsableArguments {
         if let audio { return try optionValue { try TimePitchAlgorithm(parsing: audio) } }
         return fallback ?? .spectral
     }
+}
+
+/// `--audio`, `--spectral-engine`, `--audio-codec`: how audio is rendered and encoded. Shared
+/// by `retime`, `export` and `stretch`.
+struct AudioOptions: ParsableArguments {
+    @OptionGroup var algorithms: AudioAlgorithmOptions
+
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"),
+            completion: .list(AudioCodec.allCases.map(\.rawValue)))
+    var audioCodec: String?
+
+    func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine { try algorithms.engine(fallback: fallback) }
+    func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm { try algorithms.algorithm(fallback: fallback) }
 
     /// The audio codec: the option, else `fallback` (an edit script's), else AAC.
     func codec(fallback: String? = nil) throws -> AudioCodec {

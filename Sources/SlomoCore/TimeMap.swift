@@ -85,8 +85,22 @@ public struct TimeMap: Hashable, Sendable {
                 out = segment.output.end
             }
         }
-        let firstK = pieces.first!.parts(kIn: boundaryK[0], kOut: boundaryK[1]).first!.k0
-        let lastK = pieces.last!.parts(kIn: boundaryK[pieces.count - 1], kOut: boundaryK[pieces.count]).last!.k1
+        try self.init(source: source, outputStart: outputStart, sections: sorted, segments: segments)
+    }
+
+    /// The map made of `segments`, which must be non-empty and tile `source` in order from output
+    /// time `outputStart` without gaps; `sections` is what their `section` indices refer to.
+    /// Outside `source` the map extrapolates at the edge segments' rates. Throws `.overflow`
+    /// when that extrapolation is not representable exactly.
+    init(source: TimeRange, outputStart: MediaTime, sections: [Section], segments: [Segment]) throws {
+        precondition(!segments.isEmpty, "a time map needs at least one segment")
+        assert(segments.first!.source.start == source.start && segments.last!.source.end == source.end
+               && segments.first!.output.start == outputStart
+               && zip(segments, segments.dropFirst()).allSatisfy {
+                   $0.source.end == $1.source.start && $0.output.end == $1.output.start
+               }, "segments do not tile \(source) from output \(outputStart)")
+        let firstK = segments.first!.shape.startStretch, lastK = segments.last!.shape.endStretch
+        let out = segments.last!.output.end
         guard let before = Affine(through: source.start, outputStart, slope: firstK),
               let beforeInverse = Affine(through: outputStart, source.start, slope: firstK.reciprocal),
               let after = Affine(through: source.end, out, slope: lastK),
@@ -96,7 +110,7 @@ public struct TimeMap: Hashable, Sendable {
         self.source = source
         self.outputStart = outputStart
         self.output = TimeRange(start: outputStart, end: out)
-        self.sections = sorted
+        self.sections = sections
         self.segments = segments
         self.sourceStarts = segments.map(\.source.start)
         self.outputStarts = segments.map(\.output.start)
@@ -150,6 +164,24 @@ public struct TimeMap: Hashable, Sendable {
             if starts[middle] <= time { low = middle } else { high = middle - 1 }
         }
         return low
+    }
+}
+
+extension TimeMap.Shape {
+    /// 1/rate where the segment starts.
+    var startStretch: Rational {
+        switch self {
+        case .constant(let rate): return rate.stretch
+        case .ramp(let from, _): return from.stretch
+        }
+    }
+
+    /// 1/rate where the segment ends.
+    var endStretch: Rational {
+        switch self {
+        case .constant(let rate): return rate.stretch
+        case .ramp(_, let to): return to.stretch
+        }
     }
 }
 

@@ -30,10 +30,16 @@ final class ClipAudio {
             return AudioFormat(sampleRate: source.sampleRate, layout: source.layout.specified, sampleFormat: .floatPlanar)
         }
 
-        /// Opens `part`'s stream; nil for a silent part.
+        /// Opens `part`'s stream; nil for a silent part. A part that starts well into its
+        /// file seeks there first, keeping the renderer's whole look-behind before the start
+        /// decoded (the first frame says where decoding really starts).
         init?(_ part: AudioPart) throws {
             guard let stream = part.stream else { return nil }
             reader = try FrameReader(path: part.path, stream: stream)
+            let sampleRate = try MediaFile(path: part.path).streams.first { $0.index == stream }?.audio?.sampleRate ?? 48_000
+            let margin = MediaTime(value: Int64(AudioRenderer.maximumLookBehind(sampleRate: sampleRate)), timescale: Int64(sampleRate))
+            let target = part.origin + part.map.source.start - margin
+            if target > part.origin { try reader.demuxer.seek(to: target, stream: stream) }
             guard let first = try reader.next() else {
                 throw ExportError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")
             }

@@ -35,7 +35,7 @@ struct ConstantFrameRateExport {
         let encoding = try VideoEncoding(settings, source: firstVideo, path: files[0].path)
         let picture = OutputPicture(sourceWidth: firstVideo.width, sourceHeight: firstVideo.height,
                                     sampleAspectRatio: firstVideo.sampleAspectRatio, size: settings.size, scaling: settings.scaling)
-        for (file, entry) in zip(files, map.entries) where VideoEncoding.isHDR(file.videoStream!.video!) != VideoEncoding.isHDR(firstVideo) {
+        for (file, entry) in zip(files, map.entries) where file.videoStream!.video!.isHDR != firstVideo.isHDR {
             throw ExportError(.invalidPlan, "\(entry.clip.source): mixes HDR and SDR clips in one export; convert them to one kind first")
         }
         let warnings = ExportWarnings()
@@ -53,7 +53,7 @@ struct ConstantFrameRateExport {
         }
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
-        let hdr = VideoEncoding.isHDR(firstVideo) && !encoding.toneMaps
+        let hdr = firstVideo.isHDR && !encoding.toneMaps
             ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
         let encoder = try Self.openEncoder(encoding.encoderSettings(width: picture.width, height: picture.height,
                                                                    frameRate: frameRate, hdr: hdr),

@@ -38,7 +38,7 @@ struct SlotRenderer {
         var steps: [String] = []
         let geometry = picture.filter(sourceWidth: sourceWidth, sourceHeight: sourceHeight)
         if !geometry.isEmpty { steps.append(geometry) }
-        if encoding.toneMaps && VideoEncoding.isHDR(video) { steps.append(encoding.toneMapFilter(source: video)) }
+        if encoding.toneMaps && video.isHDR { steps.append(video.toneMapToSDRFilter) }
         steps.append("format=\(encoding.pixelFormat.name)")
         steps.append("setsar=1")
         return steps.joined(separator: ",")

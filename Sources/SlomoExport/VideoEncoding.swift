@@ -29,15 +29,11 @@ struct VideoEncoding {
     /// True when HDR source pictures are tone-mapped to SDR BT.709.
     let toneMaps: Bool
 
-    static func isHDR(_ video: VideoInfo) -> Bool {
-        video.hdr != nil || video.color.transfer == "smpte2084" || video.color.transfer == "arib-std-b67"
-    }
-
     /// Decides for a source (the first clip's video). Throws when HDR would go into h264 and
     /// tone-mapping is refused or impossible.
     init(_ settings: VideoExportSettings, source: VideoInfo, path: String) throws {
         self.settings = settings
-        let hdr = Self.isHDR(source)
+        let hdr = source.isHDR
         let deep = (source.bitDepth ?? 8) > 8
         toneMaps = hdr && settings.codec == .h264
         if toneMaps {
@@ -67,16 +63,6 @@ struct VideoEncoding {
             pixelFormat = PixelFormat(name: source.pixelFormat) ?? .yuv420p
         }
         color = toneMaps ? ColorInfo.named(primaries: "bt709", transfer: "bt709", matrix: "bt709", range: "tv") : source.color
-    }
-
-    /// The libavfilter chain that tone-maps the source's HDR pictures to SDR BT.709 4:2:0.
-    func toneMapFilter(source: VideoInfo) -> String {
-        var input = "t=linear:npl=100"
-        if let transfer = source.color.transfer { input = "tin=\(transfer):" + input }
-        if let primaries = source.color.primaries { input = "pin=\(primaries):" + input }
-        if let matrix = source.color.matrix { input = "min=\(matrix):" + input }
-        return "zscale=\(input),format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,"
-            + "zscale=t=bt709:m=bt709:r=tv"
     }
 
     /// The encoder settings for pictures of `width`×`height` at `frameRate`.

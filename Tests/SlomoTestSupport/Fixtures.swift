@@ -35,6 +35,11 @@ public enum Fixture: String, CaseIterable, Sendable {
     case flashAndBeep60
     /// 0.5 s, 1280x720, 30 fps H.264 of flat mid grey, for scaling tests (bars are black).
     case gray720
+    /// 10 s, 1920x1080, 60 fps H.264 test pattern with a 440 Hz tone: playback at 2x.
+    case full1080p60
+    /// 60 s, 160x120, 30 fps H.264 of black with one white frame at every t = k + 0.5 s and a
+    /// 10 ms 1 kHz beep at the same instants: sync over a minute of playback.
+    case minuteFlashAndBeep
     /// 1 s, 320x180, 10-bit HEVC PQ (HDR10) whose mastering display (1000 nits) and content
     /// light (MaxCLL 1000, MaxFALL 400) metadata are only in the stream's SEI messages.
     case pq
@@ -42,7 +47,7 @@ public enum Fixture: String, CaseIterable, Sendable {
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .flashAndBeep60, .gray720, .pq: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .flashAndBeep60, .minuteFlashAndBeep, .full1080p60, .gray720, .pq: "mov"
         case .movingBar: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
@@ -97,6 +102,13 @@ public enum Fixture: String, CaseIterable, Sendable {
         case .flashAndBeep60:
             return quiet + Self.flashAndBeep(rate: 60, flashWhen: "between(mod(n,60),30,31)") + x264
                 + ["-bf", "3", "-g", "60", "-c:a", "aac", "-b:a", "192k"]
+        case .full1080p60:
+            return quiet + ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=60:duration=10",
+                            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=10",
+                            "-ac", "2"] + x264 + ["-g", "60"] + aac + ["-shortest"]
+        case .minuteFlashAndBeep:
+            return quiet + Self.flashAndBeep(rate: 30, flashWhen: "eq(mod(n,30),15)", duration: 60) + x264
+                + ["-g", "30", "-c:a", "aac", "-b:a", "128k"]
         case .movingBar:
             let bar = "color=c=black:size=160x120:rate=30:duration=2[bg];color=c=white:size=8x120:rate=30:duration=2[bar];"
                 + "[bg][bar]overlay=x='mod(n*4,152)':y=0:shortest=1,format=yuv420p"
@@ -159,14 +171,14 @@ public final class FixtureCache: Sendable {
 }
 
 extension Fixture {
-    /// Inputs of the flash-and-beep clips: 10 s of black 160x120 at `rate` fps, white where
-    /// `flashWhen` (an expression of the frame number n) holds, and a 10 ms 1 kHz beep at
+    /// Inputs of the flash-and-beep clips: `duration` s of black 160x120 at `rate` fps, white
+    /// where `flashWhen` (an expression of the frame number n) holds, and a 10 ms 1 kHz beep at
     /// k + 0.5 s over a −100 dBFS floor, stereo.
-    static func flashAndBeep(rate: Int, flashWhen: String) -> [String] {
-        let flash = "color=c=black:size=160x120:rate=\(rate):duration=10,"
+    static func flashAndBeep(rate: Int, flashWhen: String, duration: Int = 10) -> [String] {
+        let flash = "color=c=black:size=160x120:rate=\(rate):duration=\(duration),"
             + "drawbox=x=0:y=0:w=iw:h=ih:color=white:t=fill:enable='\(flashWhen)'"
         let beep = "aevalsrc='if(between(mod(t,1),0.5,0.51),0.5*sin(2*PI*1000*(t-0.5)),0)"
-            + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=10"
+            + "+0.00001*(2*random(0)-1)':sample_rate=48000:duration=\(duration)"
         return ["-f", "lavfi", "-i", flash, "-f", "lavfi", "-i", beep, "-ac", "2"]
     }
 }

@@ -1,0 +1,49 @@
+import SlomoAudio
+import SlomoCore
+import SlomoMedia
+
+/// A composition's first audio track as a player hears it: from output time `start` on,
+/// played `rate` times faster on top of the composition's own sections. Each clip's map is
+/// trimmed to where playing starts and scaled by the rate (`TimeMap.trimmed(fromOutput:)`,
+/// `scaled(by:)`), and rendered by the same `JoinedAudio` and `AudioRenderer` an export uses,
+/// so what is heard is what an export at that rate writes.
+///
+/// Frame `k` of the stream plays at composition output time `startTime + k·rate/sampleRate`.
+public final class PlaybackAudio {
+    /// Sample rate and channel count of the stream (the first audible clip's).
+    public let sampleRate: Int
+    public let channelCount: Int
+    /// The composition output time of the stream's first frame (on the sample grid of the
+    /// scaled map, so within one sample of the `start` asked for).
+    public let startTime: MediaTime
+    /// The rate on top of the composition's sections.
+    public let rate: Rate
+    private let joined: JoinedAudio
+
+    /// Throws `ExportError(.noAudio)` when no clip has audio, `AudioError` when a segment's
+    /// rate times `rate` is outside `algorithm`'s range, and the errors of the files.
+    public init(_ map: CompositionMap, from start: MediaTime, rate: Rate, algorithm: TimePitchAlgorithm,
+                spectralEngine: SpectralEngine) throws {
+        let first = map.entries.lastIndex { $0.map.output.start <= start } ?? 0
+        let parts = try map.entries[first...].enumerated().map { offset, entry in
+            let file = try MediaFile(path: entry.clip.source)
+            let played = offset == 0 ? try entry.map.trimmed(fromOutput: start) : entry.map
+            return AudioPart(path: file.path, stream: file.audioStreams.first?.index, map: try played.scaled(by: rate),
+                             origin: file.videoStream?.startTime ?? file.startTime ?? .zero)
+        }
+        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 })
+        sampleRate = joined.format.sampleRate
+        channelCount = joined.format.channelCount
+        let firstFrame = try parts[0].map.output.start.ticks(in: Rational(1, Int64(sampleRate)), rounding: .nearest)
+        startTime = try MediaTime(value: firstFrame, timescale: Int64(sampleRate)).multiplied(by: rate.value)
+        self.rate = rate
+    }
+
+    /// Frames the stream has in all.
+    public var frameCount: Int { joined.frameCount }
+
+    /// The next at most `maxFrames` frames, in order; nil at the end.
+    public func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
+        try joined.nextBlock(maxFrames: maxFrames)
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Synchronization
+import SlomoAudio
+import SlomoCore
+import SlomoExport
+
+/// The thread that renders the item's audio into the `AudioRing`, a little ahead of the
+/// device: a `PlaybackAudio` stream (the export's renderer over the item's maps, trimmed to
+/// where playing starts and scaled by the player's rate). A seek starts a new stream at the
+/// target and drops what was queued; a rate or algorithm change starts one where the queued
+/// audio ends and crossfades into it, so it is heard within the queue's length without a click.
+final class AudioFeed: Sendable {
+    /// What to render: the player's rate and algorithm.
+    struct Settings: Sendable, Equatable {
+        var rate: Rate
+        var algorithm: TimePitchAlgorithm
+        var spectralEngine: SpectralEngine
+    }
+
+    private enum Request {
+        case seek(MediaTime, Settings)
+        case change(Settings)
+    }
+
+    private struct Control {
+        var pending: Request?
+        var stopped = false
+        var failure: Error?
+    }
+
+    /// How far ahead of the device the feed renders: 60 ms, so a change is heard within
+    /// 100 ms counting the device's buffer.
+    static let lead = 0.060
+    /// Crossfade at a change of rate or algorithm.
+    static let crossfade = 0.010
+
+    let ring: AudioRing
+    private let item: PlayerItem
+    private let control = Mutex(Control())
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts rendering at `start` with `settings`.
+    init(item: PlayerItem, ring: AudioRing, start: MediaTime, settings: Settings) {
+        self.item = item
+        self.ring = ring
+        control.withLock { $0.pending = .seek(start, settings) }
+        let thread = Thread { [self] in
+            run()
+            done.signal()
+        }
+        thread.name = "slomo audio feed"
+        thread.start()
+    }
+
+    /// The error that stopped rendering, if any.
+    var failure: Error? { control.withLock { $0.failure } }
+
+    /// Plays from `time` on: drops what is queued.
+    func seek(to time: MediaTime, settings: Settings) { control.withLock { $0.pending = .seek(time, settings) } }
+
+    /// Changes rate or algorithm where the queued audio ends.
+    func change(_ settings: Settings) {
+        control.withLock { control in
+            if case .seek(let time, _) = control.pending { control.pending = .seek(time, settings) } else {
+                control.pending = .change(settings)
+            }
+        }
+    }
+
+    /// Stops the thread and waits for it.
+    func stop() {
+        control.withLock { $0.stopped = true }
+        done.wait()
+    }
+
+    private func run() {
+        var stream: Stream?
+        while true {
+            let (request, stopped) = control.withLock { control in
+                defer { control.pending = nil }
+                return (control.pending, control.stopped)
+            }
+            if stopped { return }
+            do {
+                switch request {
+                case .seek(let time, let settings)?:
+                    ring.flush(holding: time.doubleSeconds)
+                    stream = try Stream(item: item, start: time, settings: settings, ring: ring)
+                case .change(let settings)?:
+                    stream = try stream?.changed(to: settings, item: item, ring: ring)
+                case nil:
+                    break
+                }
+                guard let current = stream, ring.queuedFrames < Int(Self.lead * Double(ring.sampleRate)) else {
+                    usleep(3000)
+                    continue
+                }
+                if !(try current.feed(ring, frames: 512)) {
+                    ring.markEnded()
+                    stream = nil
+                }
+            } catch {
+                control.withLock { $0.failure = error }
+                ring.markEnded()
+                return
+            }
+        }
+    }
+
+    /// One rendered stream and how far it has been delivered.
+    private final class Stream {
+        let audio: PlaybackAudio
+        let settings: Settings
+        private var delivered = 0
+
+        init(item: PlayerItem, start: MediaTime, settings: Settings, ring: AudioRing) throws {
+            audio = try PlaybackAudio(item.map, from: start, rate: settings.rate, algorithm: settings.algorithm,
+                                      spectralEngine: settings.spectralEngine)
+            guard audio.sampleRate == ring.sampleRate else {
+                throw PlaybackError(.failed, "a clip's audio is at \(audio.sampleRate) Hz, the first at \(ring.sampleRate) Hz; "
+                                    + "playing clips of different sample rates is not supported")
+            }
+            self.settings = settings
+        }
+
+        private var itemPerFrame: Double { settings.rate.value.doubleValue / Double(audio.sampleRate) }
+        private var nextItemTime: Double { audio.startTime.doubleSeconds + Double(delivered) * itemPerFrame }
+
+        /// The next frames, interleaved in the ring's channel count; nil at the end.
+        func next(_ frames: Int, channels: Int) throws -> [Float]? {
+            guard let block = try audio.nextBlock(maxFrames: frames), block.frameCount > 0 else { return nil }
+            delivered += block.frameCount
+            if block.channelCount == channels { return block.interleaved() }
+            let mapped = (0..<channels).map { block.channels[min($0, block.channelCount - 1)] }
+            return AudioBuffer(planar: mapped).interleaved()
+        }
+
+        /// Renders `frames` more into the ring; false at the end of the stream.
+        func feed(_ ring: AudioRing, frames: Int) throws -> Bool {
+            let time = nextItemTime
+            guard let samples = try next(frames, channels: ring.channelCount) else { return false }
+            ring.append(samples, itemTime: time, itemPerFrame: itemPerFrame)
+            return true
+        }
+
+        /// A stream with `settings` that continues where the queued audio ends, crossfaded
+        /// from this one's queued tail.
+        func changed(to settings: Settings, item: PlayerItem, ring: AudioRing) throws -> Stream {
+            let fade = Int(AudioFeed.crossfade * Double(ring.sampleRate))
+            let (tail, start) = ring.takeBack(fade) ?? ([], nextItemTime)
+            let next = try Stream(item: item, start: MediaTime(value: Int64((start * 1e9).rounded()), timescale: 1_000_000_000), settings: settings, ring: ring)
+            let fresh = try next.next(max(tail.count / ring.channelCount, 1), channels: ring.channelCount) ?? []
+            var mixed = fresh
+            let frames = min(tail.count, fresh.count) / ring.channelCount
+            for frame in 0..<frames {
+                let gain = Float(0.5 - 0.5 * cos(Double.pi * (Double(frame) + 0.5) / Double(frames)))
+                for channel in 0..<ring.channelCount {
+                    let i = frame * ring.channelCount + channel
+                    mixed[i] = tail[i] * (1 - gain) + fresh[i] * gain
+                }
+            }
+            ring.append(mixed, itemTime: next.audio.startTime.doubleSeconds, itemPerFrame: next.itemPerFrame)
+            return next
+        }
+    }
+}

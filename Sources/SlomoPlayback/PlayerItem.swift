@@ -1,0 +1,50 @@
+import SlomoCore
+import SlomoMedia
+
+/// What a `Player` plays: a composition (one file with sections, or several clips) with its
+/// time map and what its files hold. Output time is the composition's own time at rate 1;
+/// the player's `rate` plays it faster or slower on top.
+public struct PlayerItem: Sendable {
+    /// The composition played.
+    public let composition: Composition
+    /// Its time map: source time of each clip to output time.
+    public let map: CompositionMap
+    /// Each clip's file, in clip order.
+    public let files: [MediaFile]
+
+    /// The item of `composition`; throws the time model's errors and those of opening its files.
+    public init(_ composition: Composition) throws {
+        self.composition = composition
+        map = try CompositionMap(composition)
+        files = try composition.clips.map { try MediaFile(path: $0.source) }
+    }
+
+    /// A whole file played as it is.
+    public init(path: String) throws {
+        try self.init(Composition(retiming: try MediaFile(path: path), sections: []))
+    }
+
+    /// The output duration at rate 1.
+    public var duration: MediaTime { map.outputDuration }
+    /// True when some clip has an audio stream.
+    public var hasAudio: Bool { files.contains { !$0.audioStreams.isEmpty } }
+    /// The first clip's picture (size, rotation, colour), nil without video.
+    public var video: VideoInfo? { files.first?.videoStream?.video }
+
+    /// Where a clip's source time 0 lies in its file: where its video starts.
+    func origin(ofClip index: Int) -> MediaTime {
+        files[index].videoStream?.startTime ?? files[index].startTime ?? .zero
+    }
+
+    /// The slowest and fastest rates of the item's segments, for the range of player rates
+    /// an audio algorithm can follow.
+    var segmentRates: ClosedRange<Double> {
+        let rates = map.entries.flatMap(\.map.segments).flatMap { segment -> [Double] in
+            switch segment.shape {
+            case .constant(let rate): return [rate.value.doubleValue]
+            case .ramp(let from, let to): return [from.value.doubleValue, to.value.doubleValue]
+            }
+        }
+        return (rates.min() ?? 1)...(rates.max() ?? 1)
+    }
+}

@@ -1,0 +1,24 @@
+/// The window title: output time, source time, rate, effective frame rate and algorithm.
+enum PlayerTitle {
+    static func text(_ prefix: String, _ status: PlayerStatus, duration: Double) -> String {
+        var parts = ["\(clock(status.time)) / \(clock(duration))", "source \(String(format: "%.3f", status.sourceTime)) s",
+                     "rate \(number(status.rate))x"]
+        if let fps = status.effectiveFrameRate { parts.append("\(number(fps)) fps") }
+        parts.append(status.algorithm)
+        if status.paused { parts.append("paused") }
+        return "\(prefix) — " + parts.joined(separator: " · ")
+    }
+
+    /// `1:02.500`.
+    static func clock(_ seconds: Double) -> String {
+        let total = max(seconds, 0)
+        let minutes = Int(total / 60)
+        return String(format: "%d:%06.3f", minutes, total - Double(minutes) * 60)
+    }
+
+    /// `0.5`, `2`, `59.94`.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Synchronization
+import SlomoCore
+import SlomoMedia
+
+/// A decoded picture and when it plays.
+struct Picture: @unchecked Sendable {
+    /// The decoded frame, owned by whoever holds the picture.
+    let frame: Frame
+    /// When it plays, in item output time (rate 1).
+    let itemTime: MediaTime
+    /// Its time in its clip's file (from where the file's video starts).
+    let sourceTime: MediaTime
+    /// Which clip of the item it belongs to.
+    let clip: Int
+}
+
+/// The thread that decodes the item's pictures from a start time on, in output order, a few
+/// ahead of the screen. The first picture is the one showing at the start time (the last one
+/// at or before it). When the presenter falls behind, the decoder skips pictures no other
+/// picture references, so a 240 fps source decodes what a 60 Hz screen can show.
+final class VideoFeed: Sendable {
+    private struct State {
+        var pictures: [Picture] = []
+        var ended = false
+        var stopped = false
+        var failure: Error?
+        var behind = false
+        var capacity = VideoFeed.minimumCapacity
+    }
+
+    /// Pictures decoded ahead at least: enough to ride out a slow keyframe, few enough to stay small.
+    static let minimumCapacity = 6
+
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
+
+    /// Starts decoding `item` from output time `start`.
+    init(item: PlayerItem, start: MediaTime) {
+        let thread = Thread { [self] in
+            do {
+                try decode(item, from: start)
+            } catch is Stopped {
+            } catch {
+                state.withLock { $0.failure = error }
+            }
+            state.withLock { $0.ended = true }
+            done.signal()
+        }
+        thread.name = "slomo video feed"
+        thread.start()
+    }
+
+    /// The error that stopped decoding, if any.
+    var failure: Error? { state.withLock { $0.failure } }
+    /// True once every picture was decoded and taken.
+    var isFinished: Bool { state.withLock { $0.ended && $0.pictures.isEmpty } }
+    /// Output time of the next picture waiting, if one is decoded.
+    var nextTime: MediaTime? { state.withLock { $0.pictures.first?.itemTime } }
+
+    /// Tells the decoder whether the screen is falling behind (it then skips pictures no
+    /// other picture needs).
+    func setBehind(_ behind: Bool) { state.withLock { $0.behind = behind } }
+
+    /// Keeps room for two refreshes' worth of pictures besides the minimum, so a fast source
+    /// (240 fps at 2x: 8 pictures a 60 Hz refresh) is never late for want of room.
+    func setPicturesPerRefresh(_ count: Double) {
+        state.withLock { $0.capacity = Self.minimumCapacity + min(Int(count.rounded(.up)) * 2, 48) }
+    }
+
+    /// Takes every picture due at `time`: the latest of them, and the output times of those it
+    /// supersedes (never shown).
+    func takeDue(at time: MediaTime) -> (latest: Picture?, superseded: [MediaTime]) {
+        state.withLock { state in
+            let count = state.pictures.prefix { $0.itemTime <= time }.count
+            guard count > 0 else { return (nil, []) }
+            let due = state.pictures[..<count]
+            let result = (due.last, due.dropLast().map(\.itemTime))
+            state.pictures.removeFirst(count)
+            return result
+        }
+    }
+
+    /// The next picture, waiting up to `timeout` seconds for it to be decoded.
+    func takeNext(timeout: Double = 2) -> Picture? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let (picture, ended) = state.withLock { state -> (Picture?, Bool) in
+                state.pictures.isEmpty ? (nil, state.ended) : (state.pictures.removeFirst(), false)
+            }
+            if picture != nil || ended { return picture }
+            usleep(1000)
+        }
+        return nil
+    }
+
+    /// Stops decoding and waits for the thread.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        done.wait()
+    }
+
+    private struct Stopped: Error {}
+
+    private func push(_ picture: Picture) throws {
+        while true {
+            let pushed = try state.withLock { state -> Bool in
+                if state.stopped { throw Stopped() }
+                guard state.pictures.count < state.capacity else { return false }
+                state.pictures.append(picture)
+                return true
+            }
+            if pushed { return }
+            usleep(1000)
+        }
+    }
+
+    private func decode(_ item: PlayerItem, from start: MediaTime) throws {
+        let first = item.map.source(atOutput: start).clip
+        for index in first..<item.map.entries.count {
+            let entry = item.map.entries[index]
+            let from = index == first ? max(entry.map.sourceTime(at: start), entry.clip.range.start) : entry.clip.range.start
+            try decodeClip(index, of: item, from: from)
+        }
+    }
+
+    /// Decodes clip `index` from source time `from` (the picture showing there first) to its end.
+    private func decodeClip(_ index: Int, of item: PlayerItem, from: MediaTime) throws {
+        let entry = item.map.entries[index]
+        let file = item.files[index]
+        guard let video = file.videoStream else { return }
+        let demuxer = try Demuxer(path: file.path)
+        demuxer.select(streams: [video.index])
+        let origin = item.origin(ofClip: index)
+        if from > .zero { try demuxer.seek(to: from + origin, stream: video.index) }
+        let decoder = try Decoder(demuxer: demuxer, stream: video.index, threads: 2)
+        var held: Picture?
+        func take(_ frame: Frame) throws -> Bool {
+            guard let pts = frame.presentationTime else { return true }
+            let time = pts - origin
+            if time >= entry.clip.range.end { return false }
+            let picture = Picture(frame: frame, itemTime: entry.map.outputTime(at: max(time, entry.clip.range.start)),
+                                  sourceTime: time, clip: index)
+            if time <= from {
+                held = picture
+            } else {
+                if let first = held.take() { try push(first) }
+                try push(picture)
+            }
+            return true
+        }
+        reading: while true {
+            decoder.skipsNonReferenceFrames = state.withLock { $0.behind }
+            guard let packet = try demuxer.read() else { break }
+            guard packet.streamIndex == video.index, !packet.isCorrupt else { continue }
+            try decoder.send(packet)
+            while let frame = try decoder.receive() {
+                if !(try take(frame)) { break reading }
+            }
+        }
+        try decoder.sendEndOfStream()
+        while let frame = try decoder.receive() { if !(try take(frame)) { break } }
+        if let first = held.take() { try push(first) }
+    }
+}

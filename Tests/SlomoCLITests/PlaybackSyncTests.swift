@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import SlomoTestSupport
+
+/// `slomo play` judged by what it showed (its presentation log) and what the sound device
+/// played (SDL's disk driver writes it to a file): each flash's first picture against its
+/// beep. Real time, so these run in the serial phase of scripts/test.
+@Suite(.serialized)
+struct PlaybackSyncTests {
+    static let algorithms = ["spectral", "time-domain", "low-latency", "varispeed"]
+
+    /// One display frame plus the device latency the player reports.
+    static func bar(_ probe: PlaybackProbe) -> Double { 1 / probe.refreshRate + probe.audioLatency }
+
+    /// Seconds each beep of `reference` (a retime of the same audio) lies before where it
+    /// should, for flashes at source times `flashes` mapped by `outputTime`.
+    static func beepAdvance(_ reference: String, flashes: [Double], outputTime: (Double) -> Double) throws -> [Double] {
+        let onsets = try SyncProbe.beepOnsets(reference)
+        return flashes.map { flash in
+            let ideal = outputTime(flash)
+            let onset = onsets.min { abs($0 - ideal) < abs($1 - ideal) } ?? ideal
+            return ideal - onset
+        }
+    }
+
+    @Test(arguments: algorithms, ["0.5", "1", "2"])
+    func flashesMeetTheirBeeps(algorithm: String, rate: String) throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-sync")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let clip = try Fixture.longFlashAndBeep.path
+        let probe = try PlaybackProbe([clip, "--start", "6", "--rate", rate, "--audio", algorithm], folder: folder)
+        let flashes = [6.5, 7.5, 8.5, 9.5]
+        let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 30)
+        print("play --audio \(algorithm) --rate \(rate): picture − beep (ms) "
+              + errors.map { String(format: "%.1f", $0.error * 1000) }.joined(separator: " ")
+              + String(format: "; bar %.1f ms", Self.bar(probe) * 1000))
+        #expect(errors.count == flashes.count, "every flash was shown")
+        // SoundTouch's WSOLA (time-domain) moves onsets by up to a sequence window in every
+        // export too (34 ms early at 0.5x): its pictures are judged against the beeps retime writes.
+        var advance = Array(repeating: 0.0, count: flashes.count)
+        if algorithm == "time-domain" {
+            let reference = folder.appendingPathComponent("reference.mov").path
+            let retime = try Slomo.run(["retime", clip, "--section", "6-endx\(rate)", "--audio", algorithm, "-o", reference])
+            #expect(retime.status == 0, "\(retime.standardError)")
+            let speed = Double(rate)!
+            advance = try Self.beepAdvance(reference, flashes: flashes) { 6 + ($0 - 6) / speed }
+            print("  retime --audio time-domain puts the beeps early by (ms) "
+                  + advance.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))
+        }
+        for ((flash, error), early) in zip(errors, advance) {
+            #expect(abs(error - early) <= Self.bar(probe), "flash at \(flash) s: \(error * 1000) ms from its beep")
+        }
+        #expect(probe.underruns == 0)
+    }
+
+    @Test func slowedSectionOfAComposition() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-section")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try PlaybackProbe([try Fixture.longFlashAndBeep.path, "--section", "2-4x0.25", "--start", "1.5"],
+                                      folder: folder)
+        let flashes = [2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5]
+        let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 30)
+        print("play --section 2-4x0.25: picture − beep (ms) " + errors.map { String(format: "%.1f", $0.error * 1000) }.joined(separator: " "))
+        #expect(errors.count == flashes.count)
+        for (flash, error) in errors {
+            #expect(abs(error) <= Self.bar(probe), "flash at \(flash) s: \(error * 1000) ms from its beep")
+        }
+        // Slowed four times, flashes a source second apart play 4 s apart.
+        let shownAt = flashes.prefix(2).compactMap { flash in probe.shown.first { $0.sourceTime >= flash - 1e-9 }?.outputTime }
+        #expect(shownAt.count == 2 && abs(shownAt[1] - shownAt[0] - 4) < 1.0 / 60)
+    }
+
+    @Test func aMinuteWithoutDrift() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-minute")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try PlaybackProbe([try Fixture.minuteFlashAndBeep.path], folder: folder)
+        let flashes = (0..<60).map { Double($0) + 0.5 }
+        let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 30).map(\.error)
+        #expect(errors.count == 60)
+        let first = errors.prefix(10).reduce(0, +) / 10, last = errors.suffix(10).reduce(0, +) / 10
+        print(String(format: "play, 60 s: picture − beep %.1f … %.1f ms, drift %.1f ms, %d underruns",
+                     (errors.min() ?? 0) * 1000, (errors.max() ?? 0) * 1000, (last - first) * 1000, probe.underruns))
+        #expect(errors.allSatisfy { abs($0) <= Self.bar(probe) })
+        #expect(abs(last - first) <= 0.020)
+        #expect(probe.underruns == 0)
+    }
+
+    @Test(arguments: [(Fixture.hfr240, "1"), (Fixture.full1080p60, "2")])
+    func keepsUpWithTheScreen(fixture: Fixture, rate: String) throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-load")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try fixture.path
+        let (probe, stolen) = try HostContention.measure { try PlaybackProbe([path, "--rate", rate], folder: folder) }
+        let share = Double(probe.slotsWithNewPicture) / Double(max(probe.slots, 1))
+        print(String(format: "play %@ at %@x: new picture in %.1f %% of %d refreshes, %d dropped late, %d underruns, %.0f %% CPU stolen",
+                     fixture.rawValue, rate, share * 100, probe.slots, probe.dropped, probe.underruns, stolen * 100))
+        HostContention.judge(stolen: stolen) {
+            #expect(share >= 0.95)
+            #expect(probe.underruns == 0)
+        }
+    }
+}
