@@ -62,7 +62,7 @@ let package = Package(
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
-        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2"]),
+        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
         .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
                                               "SlomoInterchange", "SlomoPlot", "SlomoPlayback"]),
@@ -81,6 +81,7 @@ let package = Package(
         .executableTarget(name: "EditScriptExample", dependencies: ["Slomo"],
                           path: "Examples/EditScriptExample"),
         .executableTarget(name: "CaptureExample", dependencies: ["Slomo"], path: "Examples/CaptureExample"),
+        .executableTarget(name: "PlayerExample", dependencies: ["Slomo"], path: "Examples/PlayerExample"),
 
         // Benchmarks (scripts/bench): they measure and print, they do not assert.
         .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),
@@ -98,6 +99,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
+        // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
+        .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
         .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
     ],

@@ -30,7 +30,7 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var source: EditInputOptions
 
-    @Option(help: ArgumentHelp("Playback rate on top of the sections: 0.5 = half speed, 2 = twice as fast (default 1).",
+    @Option(help: ArgumentHelp("Playback rate on top of the sections: 0.5 = half speed, 2 = twice as fast.",
                                valueName: "rate"))
     var rate: String = "1"
 
@@ -90,7 +90,7 @@ struct PlayCommand: ParsableCommand {
         do {
             statistics = try player.run()
         } catch let error as PlaybackError where error.kind == .noDisplay {
-            throw CommandError("no display to open a window on (\(error.problem)); set DISPLAY, or play the sound only with --no-video")
+            throw PlaybackError(.noDisplay, "no display to open a window on (\(error.problem)); set DISPLAY, or play the sound only with --no-video")
         }
         var summary = "\(statistics.shown) pictures shown, \(statistics.dropped) dropped late"
         if statistics.skipped > 0 { summary += ", \(statistics.skipped) between screen refreshes" }

@@ -1,3 +1,4 @@
+import Foundation
 import SlomoAudio
 import SlomoCore
 import SlomoMedia
@@ -53,9 +54,10 @@ final class ClipAudio {
     private var delivered = 0
 
     /// `part` rendered at `format`'s sample rate and layout (`opened` is its opened stream, nil
-    /// for silence) with `algorithm` (and `spectralEngine` for spectral segments).
+    /// for silence) with `algorithm` (and `spectralEngine` for spectral segments), `parallelism`
+    /// pieces at a time (the renderer's default when nil).
     init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm,
-         spectralEngine: SpectralEngine) throws {
+         spectralEngine: SpectralEngine, parallelism: Int? = nil) throws {
         let grid = Rational(1, Int64(format.sampleRate))
         frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
                          - part.map.output.start.ticks(in: grid, rounding: .nearest))
@@ -79,7 +81,8 @@ final class ClipAudio {
                                           history: AudioRenderer.maximumLookBehind(sampleRate: format.sampleRate),
                                           pull: pull)
         renderer = try AudioRenderer(map: part.map, source: source, sampleRate: format.sampleRate, algorithm: algorithm,
-                                     spectralEngine: spectralEngine, sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin)
+                                     spectralEngine: spectralEngine, sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin,
+                                     parallelism: parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
     }
 
     /// Frames not yet delivered.

@@ -31,7 +31,9 @@ public final class PlaybackAudio {
             return AudioPart(path: file.path, stream: file.audioStreams.first?.index, map: try played.scaled(by: rate),
                              origin: file.videoStream?.startTime ?? file.startTime ?? .zero)
         }
-        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 })
+        // One piece at a time: playing needs real time only, and pieces rendered ahead in bursts
+        // on every core starved the sound device and the screen.
+        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 }, parallelism: 1)
         sampleRate = joined.format.sampleRate
         channelCount = joined.format.channelCount
         let firstFrame = try parts[0].map.output.start.ticks(in: Rational(1, Int64(sampleRate)), rounding: .nearest)

@@ -156,6 +156,12 @@ private struct PlaybackSession {
     /// The item time at the previous refresh, to tell late pictures from skipped ones.
     var previousRefresh: MediaTime?
     var lastLate = 0.0
+    /// When the observer is called next (seconds since start; 0: at the next refresh).
+    var nextObservation = 0.0
+    /// When a key or command last changed something (seconds since start): the status line
+    /// shows for `statusSeconds` after it.
+    var lastCommand = -Double.infinity
+    static let statusSeconds = 3.0
     let start = AudioRing.nanos()
 
     init(player: Player) throws {
@@ -219,7 +225,6 @@ private struct PlaybackSession {
         if !paused { setPaused(false) }
         let refresh = 1 / (window?.refreshRate ?? 100)
         var nextRefresh = AudioRing.nanos()
-        var nextObservation = 0.0
         while true {
             try pollEvents()
             let control = player.takeControl()
@@ -315,6 +320,10 @@ private struct PlaybackSession {
     // MARK: Commands
 
     private mutating func apply(_ control: Player.Control) throws {
+        if !control.commands.isEmpty || control.seekTarget != nil || control.stepCount != 0 || control.settingsChanged {
+            lastCommand = seconds(since: start)
+            nextObservation = 0
+        }
         for command in control.commands { try perform(command) }
         if let target = control.seekTarget { seek(to: target) }
         if control.stepCount != 0 { try step(control.stepCount) }
@@ -361,6 +370,8 @@ private struct PlaybackSession {
         rate = newRate
         algorithm = newAlgorithm
         audioFeed?.change(settings)
+        log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: now(),
+                                              rate: rate.value.doubleValue, algorithm: algorithm.rawValue))
     }
 
     private mutating func setPaused(_ value: Bool) {
@@ -413,7 +424,13 @@ private struct PlaybackSession {
                                   effectiveFrameRate: fps, algorithm: algorithm.rawValue, paused: paused,
                                   statistics: statistics)
         player.update { $0.status = status }
-        window?.setTitle(PlayerTitle.text(player.options.title, status, duration: item.duration.doubleSeconds))
+        window?.setStatus(title: PlayerTitle.text(player.options.title, status, duration: item.duration.doubleSeconds),
+                          line: PlayerTitle.line(status, duration: item.duration.doubleSeconds))
+        let showsStatus = paused || seconds(since: start) < lastCommand + Self.statusSeconds
+        if let window, showsStatus || window.showsStatus {
+            window.showsStatus = showsStatus
+            if paused { window.present() }
+        }
         player.send(.time(status))
     }
 

@@ -1,12 +1,19 @@
-/// The window title: output time, source time, rate, effective frame rate and algorithm.
+/// The window title and the on-screen line: output time, source time, rate, effective frame
+/// rate and algorithm.
 enum PlayerTitle {
+    /// `prefix — ` and the status.
     static func text(_ prefix: String, _ status: PlayerStatus, duration: Double) -> String {
+        "\(prefix) — " + line(status, duration: duration)
+    }
+
+    /// `0:03.250 / 0:12.000 · source 2.812 s · rate 0.5x · 120 fps · spectral`.
+    static func line(_ status: PlayerStatus, duration: Double) -> String {
         var parts = ["\(clock(status.time)) / \(clock(duration))", "source \(String(format: "%.3f", status.sourceTime)) s",
                      "rate \(number(status.rate))x"]
         if let fps = status.effectiveFrameRate { parts.append("\(number(fps)) fps") }
         parts.append(status.algorithm)
         if status.paused { parts.append("paused") }
-        return "\(prefix) — " + parts.joined(separator: " · ")
+        return parts.joined(separator: " · ")
     }
 
     /// `1:02.500`.

@@ -4,7 +4,8 @@ import SlomoCore
 /// `--presentation-log`: one JSON object a line, for tests and for anyone checking sync. A
 /// `start` line (the audio device's sample rate, driver and latency), a `frame` line for every
 /// picture shown (its source time, output time, the wall-clock time it was presented, the
-/// device frame being heard then, and the counts so far), and an `end` line with the totals.
+/// device frame being heard then, and the counts so far), a `rate` line when the rate or the
+/// algorithm changes, and an `end` line with the totals.
 final class PresentationLog {
     private let handle: FileHandle
     private let encoder = JSONEncoder()
@@ -48,6 +49,14 @@ final class PresentationLog {
         let rate: Double
         let dropped: Int
         let skipped: Int
+    }
+
+    struct RateChange: Encodable {
+        let event = "rate"
+        let wallTime: Double
+        let outputTime: Double
+        let rate: Double
+        let algorithm: String
     }
 
     struct End: Encodable {

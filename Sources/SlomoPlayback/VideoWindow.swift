@@ -5,6 +5,7 @@ import SlomoMedia
 /// The window pictures are shown in, through SDL: a renderer and one planar YUV texture of
 /// the picture's size. Pictures keep their aspect ratio (letterboxed in any window size) and
 /// their rotation; pictures that are not 8-bit 4:2:0 are converted, HDR ones tone-mapped to SDR.
+/// A status line can be drawn over the bottom of the picture.
 final class VideoWindow {
     private let window: OpaquePointer
     private let renderer: OpaquePointer
@@ -14,6 +15,9 @@ final class VideoWindow {
     private let displayWidth: Int, displayHeight: Int
     private var converter: FilterGraph?
     private var fullscreen: Bool
+    private let statusLine: StatusLine
+    /// Whether the status line is drawn over the picture.
+    var showsStatus = false
 
     /// The display's refresh rate (60 when SDL does not know it, as with the dummy driver).
     let refreshRate: Double
@@ -56,6 +60,7 @@ final class VideoWindow {
         self.renderer = renderer
         self.texture = texture
         self.fullscreen = fullscreen
+        statusLine = StatusLine(renderer: renderer)
     }
 
     deinit {
@@ -71,7 +76,11 @@ final class VideoWindow {
         return (Int(w), Int(h))
     }
 
-    func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+    /// Sets the title and the on-screen status line.
+    func setStatus(title: String, line: String) {
+        SDL_SetWindowTitle(window, title)
+        statusLine.set(line)
+    }
 
     func toggleFullscreen() {
         fullscreen.toggle()
@@ -103,6 +112,7 @@ final class VideoWindow {
                               y: Int32(((Double(outputHeight) - height) / 2).rounded()),
                               w: Int32(width.rounded()), h: Int32(height.rounded()))
         SDL_RenderCopyEx(renderer, texture, nil, &target, Double(video.rotation), nil, SDL_FLIP_NONE)
+        if showsStatus { statusLine.draw(outputHeight: outputHeight) }
         SDL_RenderPresent(renderer)
     }
 

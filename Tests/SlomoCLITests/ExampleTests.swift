@@ -65,4 +65,21 @@ import Testing
         #expect(Int(recorded.2)! > 300, "most of 360 frames recorded")
         #expect(Int(seen.1)! <= Int(seen.2)! && Int(seen.1)! > 0)
     }
+
+    /// PlayerExample plays a composition with a slowed second, headless, and doubles the rate
+    /// from Swift once the slowed part is over: 1 s + 4 s at rate 1, then 8 s of output at 2x
+    /// is about 9 s of sound.
+    @Test func playerExamplePlaysAndChangesRate() throws {
+        let folder = try FixtureCache.shared.scratchFolder("example-player")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let heard = folder.appendingPathComponent("heard.f32").path
+        let result = try runCommand(try Slomo.builtExecutable("PlayerExample"), [try Fixture.longFlashAndBeep.path],
+                                    environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": heard])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        print("PlayerExample: \(result.standardOutput.split(separator: "\n").suffix(3).joined(separator: " | "))")
+        #expect(result.standardOutput.contains("rate 2.00x  varispeed"))
+        #expect(result.standardOutput.contains("played to the end"))
+        let seconds = Double(try Data(contentsOf: URL(fileURLWithPath: heard)).count / 8) / 48000
+        #expect(abs(seconds - 9) < 1, "\(seconds) s of sound")
+    }
 }

@@ -8,13 +8,17 @@ public final class BackgroundCommand {
     private let errorURL: URL
     private let errorHandle: FileHandle
 
-    /// Starts `executable arguments…` with its output discarded and its errors in a file.
-    public init(_ executable: String, _ arguments: [String]) throws {
+    /// Starts `executable arguments…` with its output discarded and its errors in a file;
+    /// `environment` is added to this process's.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
         errorURL = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-bg-\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         errorHandle = try FileHandle(forWritingTo: errorURL)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorHandle
         process.standardInput = FileHandle.nullDevice

@@ -28,7 +28,13 @@ public struct PlaybackProbe {
         let statistics: Statistics
     }
 
-    public let result: CommandResult
+    /// A rate or algorithm change, when the player applied it.
+    public struct RateChange: Decodable {
+        public let wallTime: Double
+        public let rate: Double
+        public let algorithm: String
+    }
+
     public let shown: [Shown]
     /// Every frame the sound device played, mono (the first channel).
     public let audio: [Float]
@@ -38,22 +44,38 @@ public struct PlaybackProbe {
     public let audioLatency: Double
     public let dropped: Int, skipped: Int, underruns: Int
     public let slots: Int, slotsWithNewPicture: Int
+    public let rateChanges: [RateChange]
 
     /// Plays `arguments` (after `play`) to the end; `channels` is the audio's channel count.
     public init(_ arguments: [String], channels: Int = 2, folder: URL) throws {
-        let log = folder.appendingPathComponent("presentation-\(UUID().uuidString.prefix(6)).jsonl").path
-        let heard = folder.appendingPathComponent("heard-\(UUID().uuidString.prefix(6)).f32").path
-        result = try Slomo.run(["play"] + arguments + ["--presentation-log", log],
-                               environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": heard])
+        let (log, heard) = Self.files(in: folder)
+        let result = try Slomo.run(["play"] + arguments + ["--presentation-log", log], environment: Self.environment(heard: heard))
         guard result.status == 0 else {
             throw CommandFailure(description: "slomo play failed (\(result.status)): \(result.standardError)")
         }
+        try self.init(log: log, heard: heard, channels: channels)
+    }
+
+    /// Fresh paths for a presentation log and the sound heard, in `folder`.
+    public static func files(in folder: URL) -> (log: String, heard: String) {
+        let tag = UUID().uuidString.prefix(6)
+        return (folder.appendingPathComponent("presentation-\(tag).jsonl").path, folder.appendingPathComponent("heard-\(tag).f32").path)
+    }
+
+    /// SDL headless: the dummy video driver, and the disk audio driver writing to `heard`.
+    public static func environment(heard: String) -> [String: String] {
+        ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": heard]
+    }
+
+    /// Reads what a finished playback logged in `log` and played into `heard`.
+    public init(log: String, heard: String, channels: Int = 2) throws {
         let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
         let decoder = JSONDecoder()
         func decode<T: Decodable>(_ type: T.Type, event: String) -> [T] {
             lines.filter { $0.contains("\"event\":\"\(event)\"") }.compactMap { try? decoder.decode(T.self, from: Data($0.utf8)) }
         }
         shown = decode(Shown.self, event: "frame")
+        rateChanges = decode(RateChange.self, event: "rate")
         guard let start = decode(Start.self, event: "start").first, let end = decode(End.self, event: "end").first else {
             throw CommandFailure(description: "the presentation log \(log) has no start or end line")
         }

@@ -1,0 +1,122 @@
+import Foundation
+import SlomoTestSupport
+import Testing
+
+/// `slomo play`: what it says about bad input and missing devices, and what its window shows.
+@Suite struct PlayCommandTests {
+    /// SDL headless: no window system, sound into a file.
+    static func headless(_ folder: URL) -> [String: String] {
+        ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "disk",
+         "SDL_DISKAUDIOFILE": folder.appendingPathComponent("heard.f32").path]
+    }
+
+    /// An X display that does not exist: a window cannot open there.
+    static let noDisplay = ["SDL_VIDEODRIVER": "x11", "DISPLAY": ":239", "SDL_AUDIODRIVER": "disk",
+                            "SDL_DISKAUDIOFILE": "/dev/null"]
+
+    @Test func withoutADisplayItSaysSoAndSuggestsNoVideo() throws {
+        let result = try Slomo.run(["play", try Fixture.longFlashAndBeep.path], environment: Self.noDisplay)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("no display") && result.standardError.contains("--no-video"),
+                "\(result.standardError)")
+    }
+
+    /// Input errors come first, the same as the other commands', before any window is tried.
+    @Test func badInputIsReportedBeforeAnyWindow() throws {
+        let clip = try Fixture.longFlashAndBeep.path
+        let missing = try Slomo.run(["play", "/nonexistent/clip.mov"], environment: Self.noDisplay)
+        #expect(missing.status == 1 && missing.standardError.contains("/nonexistent/clip.mov"), "\(missing.standardError)")
+        #expect(!missing.standardError.contains("display"))
+        let section = try Slomo.run(["play", clip, "--section", "4-2x0.5"], environment: Self.noDisplay)
+        let retime = try Slomo.run(["retime", clip, "--section", "4-2x0.5", "--dry-run"])
+        #expect(section.status == 64 && section.standardError == retime.standardError, "\(section.standardError)")
+        let algorithm = try Slomo.run(["play", clip, "--audio", "spectrl"], environment: Self.noDisplay)
+        #expect(algorithm.status == 64 && algorithm.standardError.contains("spectral"), "\(algorithm.standardError)")
+        let rate = try Slomo.run(["play", clip, "--rate", "0"], environment: Self.noDisplay)
+        #expect(rate.status == 64, "\(rate.standardError)")
+    }
+
+    /// A rate the algorithm cannot play falls back to the nearest one it can, with a message.
+    @Test func aRateOutsideTheAlgorithmFallsBackWithAMessage() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-fallback")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Slomo.run(["play", try Fixture.longFlashAndBeep.path, "--audio", "low-latency", "--rate", "4",
+                                    "--start", "9", "--no-video"], environment: Self.headless(folder))
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("rate 4 is outside what low-latency can play here; playing at 2"),
+                "\(result.standardError)")
+        // One second of source at 2x: half a second of sound.
+        let frames = try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8
+        #expect(abs(Double(frames) / 48000 - 0.5) < 0.1, "\(frames) frames heard")
+    }
+
+    /// No sound device: pictures play on a monotonic clock, with one warning.
+    @Test func withoutASoundDeviceItPlaysSilently() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-nosound")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("log.jsonl").path
+        let start = Date()
+        let result = try Slomo.run(["play", try Fixture.longFlashAndBeep.path, "--start", "9", "--presentation-log", log],
+                                   environment: ["SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "no-such-driver"])
+        let elapsed = Date().timeIntervalSince(start)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.components(separatedBy: "no sound device").count == 2, "\(result.standardError)")
+        #expect(elapsed > 0.9 && elapsed < 3, "one second of pictures took \(elapsed) s")
+        let frames = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"frame\"") }
+        #expect(frames.count >= 55, "\(frames.count) pictures in a second at 60 Hz")
+    }
+
+    /// Under Xvfb: the window opens at the movie's size and shows the picture sought to.
+    @Suite(.enabled(if: VirtualDisplay.isInstalled, "needs Xvfb (scripts/setup installs it)")) struct Window {
+        @Test func showsTheFrameSoughtTo() throws {
+            let screen = try #require(VirtualDisplay.start(size: "800x600x24"), "Xvfb is installed but did not start")
+            defer { screen.stop() }
+            let folder = try FixtureCache.shared.scratchFolder("play-window")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let clip = try Fixture.videoOnly.path
+            let log = folder.appendingPathComponent("log.jsonl").path
+            let player = try BackgroundCommand(try Slomo.executable, ["play", clip, "--start", "1", "--paused",
+                                                                      "--presentation-log", log],
+                                               environment: ["DISPLAY": screen.display, "SDL_VIDEODRIVER": "x11"])
+            defer { player.process.interrupt() }
+            var geometry: (x: Int, y: Int, width: Int, height: Int)?
+            for _ in 0..<100 where geometry == nil {
+                Thread.sleep(forTimeInterval: 0.1)
+                geometry = Self.window(named: "slomo — \((clip as NSString).lastPathComponent)", on: screen.display)
+            }
+            let window = try #require(geometry, "no slomo window appeared: \(player.standardError)")
+            #expect(window.width == 320 && window.height == 240, "window \(window)")
+            Thread.sleep(forTimeInterval: 0.5)
+            let shot = folder.appendingPathComponent("shot.png").path, reference = folder.appendingPathComponent("ref.png").path
+            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-draw_mouse", "0", "-video_size", "320x240",
+                                          "-i", "\(screen.display)+\(window.x),\(window.y)", "-frames:v", "1", shot])
+            // The picture at output time 1 s of a 60 fps clip is frame 60.
+            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-i", clip, "-vf", "select=eq(n\\,60)", "-frames:v", "1", reference])
+            // The status line covers the bottom 25 rows while paused: the picture above it is judged.
+            let psnr = try Self.psnr(shot, reference, crop: "crop=320:210:0:0")
+            print(String(format: "play under Xvfb: window %dx%d, frame 60 on screen at %.1f dB PSNR (rows 0–209)",
+                         window.width, window.height, psnr))
+            #expect(psnr >= 35)
+            let shown = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"frame\"") }
+            #expect(shown.first?.contains("\"sourceTime\":1,") == true, "\(shown.first ?? "")")
+        }
+
+        /// The position and size of the window whose title starts with `name`, from xwininfo's
+        /// tree (`0x… "title": ("slomo" "slomo")  320x240+0+0  +240+180`).
+        static func window(named name: String, on display: String) -> (x: Int, y: Int, width: Int, height: Int)? {
+            guard let info = try? runCommand("/usr/bin/xwininfo", ["-display", display, "-root", "-tree"]), info.status == 0,
+                  let line = info.standardOutput.split(separator: "\n").first(where: { $0.contains("\"\(name)") }),
+                  let match = line.firstMatch(of: /(\d+)x(\d+)[+-]-?\d+[+-]-?\d+\s+\+(-?\d+)\+(-?\d+)\s*$/) else { return nil }
+            return (Int(match.3)!, Int(match.4)!, Int(match.1)!, Int(match.2)!)
+        }
+
+        /// ffmpeg's average PSNR of `a` against `b`, both cut by the `crop` filter.
+        static func psnr(_ a: String, _ b: String, crop: String) throws -> Double {
+            let result = try runCommand("ffmpeg", ["-v", "info", "-nostdin", "-i", a, "-i", b,
+                                                   "-lavfi", "[0]\(crop)[a];[1]\(crop)[b];[a][b]psnr", "-f", "null", "-"])
+            let match = result.standardError.firstMatch(of: /average:([0-9.]+|inf)/)
+            let text = try #require(match?.1, "no PSNR in \(result.standardError)")
+            return text == "inf" ? 99 : Double(text)!
+        }
+    }
+}
