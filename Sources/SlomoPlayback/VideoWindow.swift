@@ -50,6 +50,7 @@ final class VideoWindow {
         guard let window = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
             throw PlaybackError(.noDisplay, "cannot open a window: \(SDL.lastError)")
         }
+        SDL_SetYUVConversionMode(Self.conversion(for: video))
         guard let renderer = SDL_CreateRenderer(window, -1, 0) ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue),
               let texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_IYUV.rawValue, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                               Int32(video.width), Int32(video.height)) else {
@@ -106,14 +107,27 @@ final class VideoWindow {
         let turned = abs(video.rotation) % 180 == 90
         let pictureWidth = Double(turned ? displayHeight : displayWidth), pictureHeight = Double(turned ? displayWidth : displayHeight)
         let scale = min(Double(outputWidth) / pictureWidth, Double(outputHeight) / pictureHeight)
-        // The destination is the unrotated picture's rectangle, centred; SDL turns it about its centre.
+        // The destination is the unrotated picture's rectangle, centred; SDL turns it about its centre,
+        // clockwise, where the display matrix counts counterclockwise.
         let width = Double(displayWidth) * scale, height = Double(displayHeight) * scale
         var target = SDL_Rect(x: Int32(((Double(outputWidth) - width) / 2).rounded()),
                               y: Int32(((Double(outputHeight) - height) / 2).rounded()),
                               w: Int32(width.rounded()), h: Int32(height.rounded()))
-        SDL_RenderCopyEx(renderer, texture, nil, &target, Double(video.rotation), nil, SDL_FLIP_NONE)
+        SDL_RenderCopyEx(renderer, texture, nil, &target, Double(-video.rotation), nil, SDL_FLIP_NONE)
         if showsStatus { statusLine.draw(outputHeight: outputHeight) }
         SDL_RenderPresent(renderer)
+    }
+
+    /// The matrix SDL turns the texture's YUV into RGB with: the picture's own (BT.709 once
+    /// tone-mapped), else SDL's choice by height (BT.601 up to 576 lines, as FFmpeg assumes).
+    private static func conversion(for video: VideoInfo) -> SDL_YUV_CONVERSION_MODE {
+        if video.isHDR { return SDL_YUV_CONVERSION_BT709 }
+        if video.color.range == "pc" { return SDL_YUV_CONVERSION_JPEG }
+        switch video.color.matrix {
+        case "bt709": return SDL_YUV_CONVERSION_BT709
+        case "smpte170m", "bt470bg": return SDL_YUV_CONVERSION_BT601
+        default: return SDL_YUV_CONVERSION_AUTOMATIC
+        }
     }
 
     /// `frame` as 8-bit 4:2:0 BT.709-ish SDR at the texture's size.

@@ -67,38 +67,84 @@ import Testing
     }
 
     /// Under Xvfb: the window opens at the movie's size and shows the picture sought to.
-    @Suite(.enabled(if: VirtualDisplay.isInstalled, "needs Xvfb (scripts/setup installs it)")) struct Window {
-        @Test func showsTheFrameSoughtTo() throws {
+    // Serialized: two Xvfb servers started at once can claim the same display, and then the
+    // windows overlap on it.
+    @Suite(.serialized, .enabled(if: VirtualDisplay.isInstalled, "needs Xvfb (scripts/setup installs it)")) struct Window {
+        /// What `slomo play CLIP --start START --paused` shows under Xvfb: the window's size and
+        /// a PNG of its picture, with the presentation log's lines.
+        static func screenshot(_ clip: String, start: String, folder: URL) throws
+            -> (width: Int, height: Int, shot: String, shown: [Substring]) {
             let screen = try #require(VirtualDisplay.start(size: "800x600x24"), "Xvfb is installed but did not start")
             defer { screen.stop() }
-            let folder = try FixtureCache.shared.scratchFolder("play-window")
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let clip = try Fixture.videoOnly.path
             let log = folder.appendingPathComponent("log.jsonl").path
-            let player = try BackgroundCommand(try Slomo.executable, ["play", clip, "--start", "1", "--paused",
+            let player = try BackgroundCommand(try Slomo.executable, ["play", clip, "--start", start, "--paused",
                                                                       "--presentation-log", log],
                                                environment: ["DISPLAY": screen.display, "SDL_VIDEODRIVER": "x11"])
-            defer { player.process.interrupt() }
+            defer { player.process.interrupt(); player.process.waitUntilExit() }
             var geometry: (x: Int, y: Int, width: Int, height: Int)?
             for _ in 0..<100 where geometry == nil {
                 Thread.sleep(forTimeInterval: 0.1)
                 geometry = Self.window(named: "slomo — \((clip as NSString).lastPathComponent)", on: screen.display)
             }
             let window = try #require(geometry, "no slomo window appeared: \(player.standardError)")
-            #expect(window.width == 320 && window.height == 240, "window \(window)")
             Thread.sleep(forTimeInterval: 0.5)
-            let shot = folder.appendingPathComponent("shot.png").path, reference = folder.appendingPathComponent("ref.png").path
-            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-draw_mouse", "0", "-video_size", "320x240",
+            let shot = folder.appendingPathComponent("shot.png").path
+            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-f", "x11grab", "-draw_mouse", "0",
+                                          "-video_size", "\(window.width)x\(window.height)",
                                           "-i", "\(screen.display)+\(window.x),\(window.y)", "-frames:v", "1", shot])
-            // The picture at output time 1 s of a 60 fps clip is frame 60.
-            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-i", clip, "-vf", "select=eq(n\\,60)", "-frames:v", "1", reference])
-            // The status line covers the bottom 25 rows while paused: the picture above it is judged.
-            let psnr = try Self.psnr(shot, reference, crop: "crop=320:210:0:0")
-            print(String(format: "play under Xvfb: window %dx%d, frame 60 on screen at %.1f dB PSNR (rows 0–209)",
-                         window.width, window.height, psnr))
-            #expect(psnr >= 35)
             let shown = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"frame\"") }
-            #expect(shown.first?.contains("\"sourceTime\":1,") == true, "\(shown.first ?? "")")
+            return (window.width, window.height, shot, shown)
+        }
+
+        /// ffmpeg's decode of frame `n` of `clip` through `filters` (it applies the display matrix itself).
+        static func reference(_ clip: String, frame n: Int, filters: String = "", folder: URL) throws -> String {
+            let path = folder.appendingPathComponent("reference.png").path
+            _ = try runChecked("ffmpeg", ["-v", "error", "-y", "-i", clip, "-vf", "select=eq(n\\,\(n))\(filters)", "-frames:v", "1", path])
+            return path
+        }
+
+        @Test func showsTheFrameSoughtTo() throws {
+            let folder = try FixtureCache.shared.scratchFolder("play-window")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let clip = try Fixture.videoOnly.path
+            let screen = try Self.screenshot(clip, start: "1", folder: folder)
+            #expect(screen.width == 320 && screen.height == 240, "window \(screen.width)x\(screen.height)")
+            // The picture at output time 1 s of a 60 fps clip is frame 60. The status line covers
+            // the bottom 25 rows while paused: the picture above it is judged.
+            let psnr = try Self.psnr(screen.shot, try Self.reference(clip, frame: 60, folder: folder), crop: "crop=320:210:0:0")
+            print(String(format: "play under Xvfb: window %dx%d, frame 60 on screen at %.1f dB PSNR (rows 0–209)",
+                         screen.width, screen.height, psnr))
+            #expect(psnr >= 35)
+            #expect(screen.shown.first?.contains("\"sourceTime\":1,") == true, "\(screen.shown.first ?? "")")
+        }
+
+        /// A movie whose display matrix turns it a quarter: the window is upright, as ffmpeg shows it.
+        @Test func keepsTheRotation() throws {
+            let folder = try FixtureCache.shared.scratchFolder("play-rotated")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let clip = try Fixture.rotated.path
+            let screen = try Self.screenshot(clip, start: "1", folder: folder)
+            #expect(screen.width == 240 && screen.height == 320, "window \(screen.width)x\(screen.height)")
+            let psnr = try Self.psnr(screen.shot, try Self.reference(clip, frame: 60, folder: folder), crop: "crop=240:290:0:0")
+            print(String(format: "play under Xvfb: rotated clip upright in %dx%d at %.1f dB PSNR", screen.width, screen.height, psnr))
+            #expect(psnr >= 35)
+        }
+
+        /// 10-bit PQ HDR shown tone-mapped to SDR: as ffmpeg's zimg chain tone-maps it, and far
+        /// from the same picture taken as SDR.
+        @Test func toneMapsHDR() throws {
+            let folder = try FixtureCache.shared.scratchFolder("play-hdr")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let clip = try Fixture.pq.path
+            let screen = try Self.screenshot(clip, start: "0.4", folder: folder)
+            #expect(screen.width == 320 && screen.height == 180)
+            let toneMapped = try Self.psnr(screen.shot, try Self.reference(clip, frame: 10, filters: ",zscale=tin=smpte2084:min=bt2020nc:pin=bt2020:t=linear:npl=100,format=gbrpf32le,zscale=p=bt709,tonemap=tonemap=hable:desat=0,zscale=t=bt709:m=bt709:r=tv,format=yuv420p", folder: folder),
+                                           crop: "crop=320:150:0:0")
+            let untouched = try Self.psnr(screen.shot, try Self.reference(clip, frame: 10, folder: folder), crop: "crop=320:150:0:0")
+            print(String(format: "play under Xvfb: PQ clip at %.1f dB against ffmpeg's tone-mapped decode, %.1f dB against its plain decode",
+                         toneMapped, untouched))
+            #expect(toneMapped >= 35)
+            #expect(untouched < toneMapped - 5)
         }
 
         /// The position and size of the window whose title starts with `name`, from xwininfo's
