@@ -7,10 +7,9 @@ final class AudioDevice {
     let ring: AudioRing
     /// The SDL driver playing ("pulseaudio", "alsa", "disk"…).
     let driver: String
-    /// Frames per device buffer.
-    let bufferFrames: Int
     private let id: SDL_AudioDeviceID
     private let context: Unmanaged<AudioRing>
+    private var isOpen = true
 
     /// Frames a device buffer holds: 1024 (21 ms at 48 kHz) keeps rate changes quick.
     static let requestedBufferFrames = 1024
@@ -21,7 +20,8 @@ final class AudioDevice {
         driver = SDL_GetCurrentAudioDriver().map { String(cString: $0) } ?? "unknown"
         // SDL hands a buffer over one period before it is heard; the disk driver writes it at once.
         let latency = driver == "disk" || driver == "dummy" ? 0 : Self.requestedBufferFrames
-        let ring = AudioRing(channelCount: channelCount, sampleRate: sampleRate, latencyFrames: latency, startTime: startTime)
+        let ring = AudioRing(channelCount: channelCount, sampleRate: sampleRate, latencyFrames: latency,
+                             primingFrames: Int(AudioFeed.lead / 2 * Double(sampleRate)), startTime: startTime)
         let context = Unmanaged.passRetained(ring)
         var desired = SDL_AudioSpec()
         desired.freq = Int32(sampleRate)
@@ -45,13 +45,21 @@ final class AudioDevice {
         self.id = id
         self.ring = ring
         self.context = context
-        bufferFrames = Int(obtained.samples)
         SDL_PauseAudioDevice(id, 0)
     }
 
     deinit {
-        SDL_CloseAudioDevice(id)
+        close()
         context.release()
+    }
+
+    /// Closes the device (SDL joins its audio thread: no callback runs after this) and
+    /// returns the frames it was handed.
+    @discardableResult
+    func close() -> Int {
+        if isOpen { SDL_CloseAudioDevice(id) }
+        isOpen = false
+        return ring.deviceFrames
     }
 
     /// Seconds between a frame leaving the ring and being heard, as this model counts it.

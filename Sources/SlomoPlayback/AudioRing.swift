@@ -37,7 +37,8 @@ final class AudioRing: Sendable {
         var lastCallbackStart = 0
         var lastCallbackNanos: UInt64 = 0
         var underruns = 0
-        /// Frames have played since the last flush: a dry ring before that is the start, not an underrun.
+        /// Enough was queued since the last flush to start playing (`primingFrames`, or the end):
+        /// until then the device plays silence and item time holds, which is no underrun.
         var primed = false
         /// The feed has delivered everything: silence now is the end, not an underrun.
         var ended = false
@@ -50,12 +51,16 @@ final class AudioRing: Sendable {
     let sampleRate: Int
     /// Device frames between a callback and the moment its first frame is heard.
     let latencyFrames: Int
+    /// Frames queued before playing starts (after opening, a seek or a flush), so that the
+    /// first buffers do not run dry while the renderer warms up.
+    let primingFrames: Int
     private let state: Mutex<State>
 
-    init(channelCount: Int, sampleRate: Int, latencyFrames: Int, startTime: Double) {
+    init(channelCount: Int, sampleRate: Int, latencyFrames: Int, primingFrames: Int, startTime: Double) {
         self.channelCount = channelCount
         self.sampleRate = sampleRate
         self.latencyFrames = latencyFrames
+        self.primingFrames = primingFrames
         state = Mutex(State(heldTime: startTime))
     }
 
@@ -63,6 +68,8 @@ final class AudioRing: Sendable {
     var queuedFrames: Int { state.withLock { $0.queuedFrames } }
     /// Times the device found the ring empty while playing.
     var underruns: Int { state.withLock { $0.underruns } }
+    /// Frames handed to the device so far (silence included).
+    var deviceFrames: Int { state.withLock { $0.deviceFrames } }
 
     /// Appends interleaved `samples` whose first frame plays at `itemTime`.
     func append(_ samples: [Float], itemTime: Double, itemPerFrame: Double) {
@@ -71,14 +78,6 @@ final class AudioRing: Sendable {
             $0.blocks.append(Block(samples: samples, offset: 0, itemTime: itemTime, itemPerFrame: itemPerFrame))
             $0.queuedFrames += samples.count / channelCount
             $0.ended = false
-        }
-    }
-
-    /// Item time of the frame after the last one queued (where the next block continues), or
-    /// nil when nothing is queued.
-    var queuedEndTime: Double? {
-        state.withLock { state in
-            state.blocks.last.map { $0.itemTime + Double($0.samples.count / channelCount) * $0.itemPerFrame }
         }
     }
 
@@ -135,8 +134,9 @@ final class AudioRing: Sendable {
     /// Fills `output` (interleaved float, `frames` frames) for the device.
     func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
         state.withLock { state in
+            if state.queuedFrames >= primingFrames || state.ended { state.primed = true }
             var written = 0
-            while written < frames, !state.paused, !state.blocks.isEmpty {
+            while written < frames, !state.paused, state.primed, !state.blocks.isEmpty {
                 let block = state.blocks[0]
                 let available = block.samples.count / channelCount - block.offset
                 let count = min(available, frames - written)
@@ -153,7 +153,6 @@ final class AudioRing: Sendable {
                     state.anchors.append(Anchor(deviceFrame: frame, itemTime: time, itemPerFrame: block.itemPerFrame))
                 }
                 state.heldTime = time + Double(count) * block.itemPerFrame
-                state.primed = true
                 written += count
                 state.queuedFrames -= count
                 if count == available { state.blocks.removeFirst() } else { state.blocks[0].offset += count }

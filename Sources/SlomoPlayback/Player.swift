@@ -192,6 +192,8 @@ private struct PlaybackSession {
         }
         if let path = options.presentationLog { log = try PresentationLog(path: path) }
         rate = allowed(rate, algorithm)
+        let playing = rate
+        player.update { $0.rate = playing }
         if let audio {
             audioFeed = AudioFeed(item: item, ring: audio.ring, start: startTime, settings: settings)
         }
@@ -254,14 +256,20 @@ private struct PlaybackSession {
             if nextRefresh > now { usleep(UInt32((nextRefresh - now) / 1000)) } else { nextRefresh = now }
         }
         statistics.underruns = audio?.ring.underruns ?? 0
-        log?.write(PresentationLog.End(statistics: statistics))
+        let audioFrames = stop()
+        log?.write(PresentationLog.End(statistics: statistics, audioFrames: audioFrames))
         return statistics
     }
 
-    private mutating func stop() {
-        audio?.setPaused(true)
+    /// Stops the feeds and closes the sound device, once; returns the frames the device was
+    /// handed (nothing plays after this).
+    @discardableResult
+    private mutating func stop() -> Int? {
         audioFeed?.stop()
+        audioFeed = nil
         videoFeed?.stop()
+        videoFeed = nil
+        return audio?.close()
     }
 
     // MARK: Refreshes

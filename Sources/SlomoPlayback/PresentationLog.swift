@@ -5,7 +5,7 @@ import SlomoCore
 /// `start` line (the audio device's sample rate, driver and latency), a `frame` line for every
 /// picture shown (its source time, output time, the wall-clock time it was presented, the
 /// device frame being heard then, and the counts so far), a `rate` line when the rate or the
-/// algorithm changes, and an `end` line with the totals.
+/// algorithm changes, and an `end` line with the totals and the frames handed to the device.
 final class PresentationLog {
     private let handle: FileHandle
     private let encoder = JSONEncoder()
@@ -62,5 +62,8 @@ final class PresentationLog {
     struct End: Encodable {
         let event = "end"
         let statistics: PlaybackStatistics
+        /// Frames the player handed to the sound device (SDL's disk driver may also write
+        /// silence of its own before the device starts: the file can be longer by that).
+        let audioFrames: Int?
     }
 }

@@ -55,8 +55,6 @@ final class VideoFeed: Sendable {
     var failure: Error? { state.withLock { $0.failure } }
     /// True once every picture was decoded and taken.
     var isFinished: Bool { state.withLock { $0.ended && $0.pictures.isEmpty } }
-    /// Output time of the next picture waiting, if one is decoded.
-    var nextTime: MediaTime? { state.withLock { $0.pictures.first?.itemTime } }
 
     /// Tells the decoder whether the screen is falling behind (it then skips pictures no
     /// other picture needs).

@@ -70,13 +70,6 @@ final class VideoWindow {
         SDL_DestroyWindow(window)
     }
 
-    /// The window's size in pixels.
-    var size: (width: Int, height: Int) {
-        var w: Int32 = 0, h: Int32 = 0
-        SDL_GetWindowSize(window, &w, &h)
-        return (Int(w), Int(h))
-    }
-
     /// Sets the title and the on-screen status line.
     func setStatus(title: String, line: String) {
         SDL_SetWindowTitle(window, title)

@@ -26,6 +26,7 @@ public struct PlaybackProbe {
     private struct End: Decodable {
         struct Statistics: Decodable { let shown, dropped, skipped, slots, slotsWithNewPicture, underruns: Int }
         let statistics: Statistics
+        let audioFrames: Int?
     }
 
     /// A rate or algorithm change, when the player applied it.
@@ -36,7 +37,7 @@ public struct PlaybackProbe {
     }
 
     public let shown: [Shown]
-    /// Every frame the sound device played, mono (the first channel).
+    /// Every frame the player handed the sound device, mono (the first channel).
     public let audio: [Float]
     public let sampleRate: Int
     public let refreshRate: Double
@@ -86,7 +87,12 @@ public struct PlaybackProbe {
         (slots, slotsWithNewPicture) = (end.statistics.slots, end.statistics.slotsWithNewPicture)
         let data = (try? Data(contentsOf: URL(fileURLWithPath: heard))) ?? Data()
         let samples = data.withUnsafeBytes { Array($0.bindMemory(to: Float.self)) }
-        audio = stride(from: 0, to: samples.count - channels + 1, by: channels).map { samples[$0] }
+        let played = stride(from: 0, to: samples.count - channels + 1, by: channels).map { samples[$0] }
+        // SDL opens a device paused and its disk driver writes silence until it starts; the
+        // player closes the device before its end line, so what the file holds beyond the frames
+        // the player handed over came first: cut it, and file frame k is device frame k.
+        let before = max(0, played.count - (end.audioFrames ?? played.count))
+        audio = Array(played[before...])
     }
 
     /// Device frames where beeps start: the first sample above 0.1 after 0.2 s below it.
