@@ -50,6 +50,25 @@ import Testing
         #expect(abs(Double(frames) / 48000 - 0.5) < 0.1, "\(frames) frames heard")
     }
 
+    /// `--loop` starts again at the beginning; Ctrl-C stops it with status 130.
+    @Test func loopsUntilInterrupted() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-loop")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("log.jsonl").path
+        let clip = try Fixture.videoOnly.path
+        let player = try BackgroundCommand(try Slomo.executable, ["play", clip, "--start", "1.5", "--loop", "--presentation-log", log],
+                                           environment: Self.headless(folder))
+        Thread.sleep(forTimeInterval: 1.5)
+        player.process.interrupt()
+        let (status, errors) = player.wait()
+        #expect(status == 130, "\(errors)")
+        let times = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("\"frame\"") }
+            .compactMap { $0.firstMatch(of: /"outputTime":([0-9.e-]+)/).flatMap { Double($0.1) } }
+        let wraps = zip(times, times.dropFirst()).filter { $1 < $0 }.count
+        #expect(wraps >= 1, "played \(times.first ?? -1) … \(times.last ?? -1) s without starting again")
+        #expect(times.contains(0), "the loop starts at the first frame")
+    }
+
     /// No sound device: pictures play on a monotonic clock, with one warning.
     @Test func withoutASoundDeviceItPlaysSilently() throws {
         let folder = try FixtureCache.shared.scratchFolder("play-nosound")

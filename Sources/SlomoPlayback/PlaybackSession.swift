@@ -1,0 +1,314 @@
+import CSDL2
+import Foundation
+import SlomoAudio
+import SlomoCore
+
+/// One run of a player: the devices, the feeds and the refresh loop, on the playing thread.
+struct PlaybackSession {
+    let player: Player
+    let item: PlayerItem
+    var window: VideoWindow?
+    var audio: AudioDevice?
+    var audioFeed: AudioFeed?
+    var videoFeed: VideoFeed?
+    var log: PresentationLog?
+    var clock: MonotonicClock
+    var statistics = PlaybackStatistics()
+    var rate: Rate
+    var algorithm: TimePitchAlgorithm
+    var paused: Bool
+    /// The picture on screen.
+    var current: Picture?
+    /// The item time at the previous refresh, to tell late pictures from skipped ones.
+    var previousRefresh: MediaTime?
+    /// When a picture last arrived late (seconds since start): the decoder skips
+    /// non-reference pictures for a second after it.
+    var lastLate = 0.0
+    /// When the observer is called next (seconds since start; 0: at the next refresh).
+    var nextObservation = 0.0
+    /// When a key or command last changed something (seconds since start): the status line
+    /// shows for `statusSeconds` after it.
+    var lastCommand = -Double.infinity
+    static let statusSeconds = 3.0
+    let start = AudioRing.nanos()
+
+    init(player: Player) throws {
+        self.player = player
+        item = player.item
+        let options = player.options
+        let control = player.takeControl()
+        rate = control.rate
+        algorithm = control.algorithm
+        paused = control.paused
+        let startTime = min(max(options.start, .zero), item.duration)
+        clock = MonotonicClock(time: startTime.doubleSeconds, rate: rate.value.doubleValue)
+        if options.video, let video = item.video {
+            window = try VideoWindow(video: video, title: options.title, fullscreen: options.fullscreen)
+        }
+        if options.audio, item.hasAudio, let format = Self.audioFormat(of: item) {
+            do {
+                audio = try AudioDevice(sampleRate: format.sampleRate, channelCount: format.channels,
+                                        startTime: startTime.doubleSeconds)
+            } catch let error as PlaybackError where error.kind == .noSoundDevice {
+                player.send(.notice("no sound device (\(error.problem)): playing without sound"))
+            }
+        }
+        guard window != nil || audio != nil else {
+            throw PlaybackError(.nothingToPlay, item.video == nil && !item.hasAudio
+                                ? "\(item.files[0].path): has neither video nor audio to play"
+                                : "nothing left to play: video and sound are both off")
+        }
+        if let path = options.presentationLog { log = try PresentationLog(path: path) }
+        rate = allowed(rate, algorithm)
+        let playing = rate
+        player.update { $0.rate = playing }
+        if let audio {
+            audioFeed = AudioFeed(item: item, ring: audio.ring, start: startTime, settings: settings)
+        }
+        if window != nil { videoFeed = VideoFeed(item: item, start: startTime) }
+        log?.write(PresentationLog.Start(sampleRate: audio?.ring.sampleRate, audioDriver: audio?.driver,
+                                         audioLatency: audio?.latency, videoDriver: window?.driver,
+                                         refreshRate: window?.refreshRate, rate: rate.value.doubleValue,
+                                         algorithm: algorithm.rawValue))
+    }
+
+    /// The first audible stream's sample rate and channel count.
+    private static func audioFormat(of item: PlayerItem) -> (sampleRate: Int, channels: Int)? {
+        for file in item.files {
+            if let audio = file.audioStreams.first?.audio { return (audio.sampleRate, audio.channels) }
+        }
+        return nil
+    }
+
+    var settings: AudioFeed.Settings {
+        AudioFeed.Settings(rate: rate, algorithm: algorithm, spectralEngine: player.options.spectralEngine)
+    }
+
+    /// The item time playing now: the sound device's, else the monotonic clock's.
+    func now() -> Double { audio?.ring.now().itemTime ?? clock.time() }
+
+    mutating func run() throws -> PlaybackStatistics {
+        defer { stop() }
+        if let window, let first = videoFeed?.takeNext(timeout: 5) {
+            try show(first, in: window)
+        }
+        if !paused { setPaused(false) }
+        let refresh = 1 / (window?.refreshRate ?? 100)
+        var nextRefresh = AudioRing.nanos()
+        while true {
+            try pollEvents()
+            let control = player.takeControl()
+            if control.quit { break }
+            try apply(control)
+            try checkFeeds()
+            let time = now()
+            // A picture shows at the refresh nearest its time: due half a refresh ahead.
+            if !paused { try presentDue(at: time + refresh / 2 * rate.value.doubleValue) }
+            let wall = seconds(since: start)
+            if wall >= nextObservation {
+                nextObservation = wall + player.interval
+                publish(at: time)
+            }
+            if !paused && isAtEnd(time) {
+                if player.options.loop {
+                    seek(to: .zero)
+                } else {
+                    statistics.underruns = audio?.ring.underruns ?? 0
+                    publish(at: time)
+                    player.send(.ended(statistics))
+                    break
+                }
+            }
+            nextRefresh += UInt64(refresh * 1e9)
+            let now = AudioRing.nanos()
+            if nextRefresh > now { usleep(UInt32((nextRefresh - now) / 1000)) } else { nextRefresh = now }
+        }
+        statistics.underruns = audio?.ring.underruns ?? 0
+        let audioFrames = stop()
+        log?.write(PresentationLog.End(statistics: statistics, audioFrames: audioFrames))
+        return statistics
+    }
+
+    /// Stops the feeds and closes the sound device, once; returns the frames the device was
+    /// handed (nothing plays after this).
+    @discardableResult
+    private mutating func stop() -> Int? {
+        audioFeed?.stop()
+        audioFeed = nil
+        videoFeed?.stop()
+        videoFeed = nil
+        return audio?.close()
+    }
+
+    // MARK: Refreshes
+
+    /// Shows the latest picture due at `time`; counts the ones it passes over.
+    private mutating func presentDue(at seconds: Double) throws {
+        guard let window, let feed = videoFeed else { return }
+        if let fps = item.files[current?.clip ?? 0].videoStream?.video?.averageFrameRate {
+            feed.setPicturesPerRefresh(fps.doubleValue * rate.value.doubleValue / window.refreshRate)
+        }
+        let time = MediaTime(value: Int64((seconds * 1e9).rounded(.down)), timescale: 1_000_000_000)
+        statistics.slots += 1
+        let (latest, superseded) = feed.takeDue(at: time)
+        for passed in superseded {
+            if let previous = previousRefresh, passed <= previous { statistics.dropped += 1 } else { statistics.skipped += 1 }
+        }
+        if let previous = previousRefresh, superseded.contains(where: { $0 <= previous }) { lastLate = seconds }
+        feed.setBehind(seconds - lastLate < 1 && lastLate > 0)
+        previousRefresh = time
+        if let latest {
+            statistics.slotsWithNewPicture += 1
+            try show(latest, in: window)
+        }
+    }
+
+    private mutating func show(_ picture: Picture, in window: VideoWindow) throws {
+        try window.show(picture.frame)
+        statistics.shown += 1
+        current = picture
+        let heard = audio?.ring.now()
+        log?.write(PresentationLog.Shown(clip: picture.clip, sourceTime: picture.sourceTime.doubleSeconds,
+                                         outputTime: picture.itemTime.doubleSeconds,
+                                         wallTime: seconds(since: start), audioFrame: heard?.deviceFrame,
+                                         rate: rate.value.doubleValue, dropped: statistics.dropped,
+                                         skipped: statistics.skipped))
+    }
+
+    private func isAtEnd(_ time: Double) -> Bool {
+        let videoDone = videoFeed?.isFinished ?? true
+        return videoDone && time >= item.duration.doubleSeconds - 0.001
+    }
+
+    private func checkFeeds() throws {
+        if let error = videoFeed?.failure ?? audioFeed?.failure { throw error }
+    }
+
+    private mutating func pollEvents() throws {
+        guard window != nil else { return }
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            if SDL_EventType(event.type) == SDL_WINDOWEVENT { window?.present() }
+            if let command = PlayerCommand.of(event) { player.perform(command) }
+        }
+    }
+
+    // MARK: Commands
+
+    private mutating func apply(_ control: Player.Control) throws {
+        if !control.commands.isEmpty || control.seekTarget != nil || control.stepCount != 0 || control.settingsChanged {
+            lastCommand = seconds(since: start)
+            nextObservation = 0
+        }
+        for command in control.commands { try perform(command) }
+        if let target = control.seekTarget { seek(to: target) }
+        if control.stepCount != 0 { try step(control.stepCount) }
+        if control.settingsChanged { change(rate: control.rate, algorithm: control.algorithm) }
+        if control.paused != paused { setPaused(control.paused) }
+    }
+
+    private mutating func perform(_ command: PlayerCommand) throws {
+        switch command {
+        case .togglePause: player.update { $0.paused.toggle() }
+        case .multiplyRate(let factor):
+            let value = (rate.value.doubleValue * factor * 1000).rounded() / 1000
+            change(rate: (try? Rate(Rational(Int64(value * 1000), 1000))) ?? rate, algorithm: algorithm)
+        case .resetRate: change(rate: .normal, algorithm: algorithm)
+        case .step(let count): player.update { $0.paused = true }; setPaused(true); try step(count)
+        case .seek(let offset): seek(to: MediaTime.seconds(now() + offset))
+        case .nextAlgorithm:
+            let all = TimePitchAlgorithm.allCases
+            change(rate: rate, algorithm: all[(all.firstIndex(of: algorithm)! + 1) % all.count])
+        case .toggleFullscreen: window?.toggleFullscreen()
+        case .quit: player.quit()
+        }
+    }
+
+    /// The nearest rate `algorithm` can play every segment of the item at, with a notice
+    /// when it is not `wanted`.
+    private func allowed(_ wanted: Rate, _ algorithm: TimePitchAlgorithm) -> Rate {
+        guard audio != nil else { return wanted }
+        let segments = item.segmentRates
+        let lowest = algorithm.minimumRate / segments.lowerBound, highest = algorithm.maximumRate / segments.upperBound
+        let value = wanted.value.doubleValue
+        guard value < lowest - 1e-9 || value > highest + 1e-9 else { return wanted }
+        let nearest = min(max(value, lowest), highest)
+        let rate = (try? Rate(Rational(Int64((nearest * 1000).rounded(value < lowest ? .up : .down)), 1000))) ?? .normal
+        player.send(.notice("rate \(wanted) is outside what \(algorithm.rawValue) can play here; playing at \(rate)"))
+        return rate
+    }
+
+    private mutating func change(rate wanted: Rate, algorithm newAlgorithm: TimePitchAlgorithm) {
+        let newRate = allowed(wanted, newAlgorithm)
+        player.update { $0.rate = newRate; $0.algorithm = newAlgorithm }
+        guard newRate != rate || newAlgorithm != algorithm else { return }
+        clock.rebase(rate: newRate.value.doubleValue)
+        rate = newRate
+        algorithm = newAlgorithm
+        audioFeed?.change(settings)
+        log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: now(),
+                                              rate: rate.value.doubleValue, algorithm: algorithm.rawValue))
+    }
+
+    private mutating func setPaused(_ value: Bool) {
+        paused = value
+        audio?.setPaused(value)
+        clock.setPaused(value)
+        player.update { $0.paused = value }
+    }
+
+    /// Restarts both feeds at `target` and shows the picture there at once.
+    private mutating func seek(to target: MediaTime) {
+        let time = min(max(target, .zero), item.duration)
+        audioFeed?.seek(to: time, settings: settings)
+        clock.set(time.doubleSeconds)
+        previousRefresh = nil
+        guard window != nil else { return }
+        videoFeed?.stop()
+        videoFeed = VideoFeed(item: item, start: time)
+        if let first = videoFeed?.takeNext(timeout: 5), let window {
+            try? show(first, in: window)
+        }
+    }
+
+    /// Shows the picture `count` frames on (or back) from the one on screen, paused.
+    private mutating func step(_ count: Int) throws {
+        guard let window, let feed = videoFeed else { return }
+        if count > 0 {
+            var picture: Picture?
+            for _ in 0..<count { picture = feed.takeNext() ?? picture }
+            if let picture { try show(picture, in: window) }
+        } else if let current {
+            var target = current.itemTime
+            for _ in 0..<(-count) {
+                seek(to: target - MediaTime(value: 1, timescale: 1_000_000_000))
+                target = self.current?.itemTime ?? target
+            }
+        }
+        if let shown = self.current {
+            audioFeed?.seek(to: shown.itemTime, settings: settings)
+            clock.set(shown.itemTime.doubleSeconds)
+        }
+    }
+
+    private func publish(at time: Double) {
+        let (clip, source) = item.map.source(atOutput: MediaTime.seconds(time))
+        let entry = item.map.entries[clip]
+        let segment = entry.map.segments[entry.map.segmentIndex(containingSource: source)]
+        let fps = entry.clip.frameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0).doubleValue * rate.value.doubleValue }
+        let status = PlayerStatus(time: time, clip: clip, sourceTime: source.doubleSeconds, rate: rate.value.doubleValue,
+                                  effectiveFrameRate: fps, algorithm: algorithm.rawValue, paused: paused,
+                                  statistics: statistics)
+        player.update { $0.status = status }
+        window?.setStatus(title: PlayerTitle.text(player.options.title, status, duration: item.duration.doubleSeconds),
+                          line: PlayerTitle.line(status, duration: item.duration.doubleSeconds))
+        let showsStatus = paused || seconds(since: start) < lastCommand + Self.statusSeconds
+        if let window, showsStatus || window.showsStatus {
+            window.showsStatus = showsStatus
+            if paused { window.present() }
+        }
+        player.send(.time(status))
+    }
+
+    private func seconds(since start: UInt64) -> Double { Double(AudioRing.nanos() - start) * 1e-9 }
+}
