@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "slomo", targets: ["SlomoCLI"]),
         .library(name: "Slomo", targets: ["Slomo"]),
         .library(name: "SlomoCore", targets: ["SlomoCore"]),
+        .library(name: "SlomoScript", targets: ["SlomoScript"]),
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
         .library(name: "SlomoExport", targets: ["SlomoExport"]),
@@ -45,7 +46,10 @@ let package = Package(
                                  .linkedLibrary("opencv_core")]),
 
         // Pure Swift time model: no C, tested in milliseconds.
-        .target(name: "SlomoCore", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "SlomoCore"),
+        // Edit scripts as YAML and JSON files: reading, validating, writing (Yams, which
+        // carries a C library, stays out of SlomoCore).
+        .target(name: "SlomoScript", dependencies: ["SlomoCore", .product(name: "Yams", package: "Yams")]),
         // The only module that touches libav* pointers.
         .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand", "CInterpolate"]),
         // Time-pitch processors and the renderer of a time map's audio.
@@ -58,19 +62,19 @@ let package = Package(
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
-        .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoMedia"]),
+        .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia"]),
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
         .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
-        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
+        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
                                               "SlomoInterchange", "SlomoPlot", "SlomoPlayback"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
+                "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
                 "SlomoPlayback", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,7 +94,7 @@ let package = Package(
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore", "SlomoMedia"], path: "Tests/SlomoTestSupport"),
         .testTarget(
             name: "SlomoCoreTests",
-            dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SlomoCore", "SlomoScript", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),

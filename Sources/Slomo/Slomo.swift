@@ -1,8 +1,8 @@
 // The umbrella module: `import Slomo` gives a script or an app every public module of the
-// toolkit at once — the time model (SlomoCore), media files (SlomoMedia), time-pitch audio
-// (SlomoAudio), exports (SlomoExport), capture (SlomoCapture), editor timelines and phone
-// sidecars (SlomoInterchange), pictures of time maps and frame intervals (SlomoPlot) and
-// playback at any rate (SlomoPlayback).
+// toolkit at once — the time model (SlomoCore), edit-script files (SlomoScript), media files
+// (SlomoMedia), time-pitch audio (SlomoAudio), exports (SlomoExport), capture (SlomoCapture),
+// editor timelines and phone sidecars (SlomoInterchange), pictures of time maps and frame
+// intervals (SlomoPlot) and playback at any rate (SlomoPlayback).
 @_exported import SlomoAudio
 @_exported import SlomoCapture
 @_exported import SlomoCore
@@ -11,3 +11,4 @@
 @_exported import SlomoMedia
 @_exported import SlomoPlayback
 @_exported import SlomoPlot
+@_exported import SlomoScript

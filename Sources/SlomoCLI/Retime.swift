@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlomoCore
+import SlomoScript
 import SlomoExport
 import SlomoInterchange
 import SlomoMedia

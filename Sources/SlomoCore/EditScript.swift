@@ -76,8 +76,8 @@ public struct EditScript: Hashable, Sendable {
         for (index, (clip, info)) in zip(clips, sources).enumerated() {
             let path = "clips[\(index)]"
             let file = TimeRange(start: .zero, duration: info.duration)
-            let start = try located("\(path).start") { try clip.start.time(in: file, frameRate: info.frameRate) }
-            let end = try located("\(path).end") { try clip.end.time(in: file, frameRate: info.frameRate) }
+            let start = try TimeModelError.located("\(path).start") { try clip.start.time(in: file, frameRate: info.frameRate) }
+            let end = try TimeModelError.located("\(path).end") { try clip.end.time(in: file, frameRate: info.frameRate) }
             guard start < end else {
                 throw TimeModelError(.emptyRange, "start \(start) s must be before end \(end) s", subject: path)
             }
@@ -103,14 +103,5 @@ public struct EditScript: Hashable, Sendable {
     public func hash(into hasher: inout Hasher) {
         hasher.combine(clips)
         hasher.combine(output)
-    }
-}
-
-/// Runs `body`, giving errors without a subject the document path `path`.
-func located<T>(_ path: String, _ body: () throws -> T) throws -> T {
-    do {
-        return try body()
-    } catch let error as TimeModelError where error.subject == nil {
-        throw error.about(path)
     }
 }

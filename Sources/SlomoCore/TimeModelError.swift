@@ -59,9 +59,18 @@ public struct TimeModelError: Error, Hashable, Sendable, CustomStringConvertible
 
     /// The same error, with `subject` set when it had none, or prefixed with `outer` when it
     /// had one (`"section '2-4x0'"` + `"rate"`).
-    func about(_ outer: String) -> TimeModelError {
+    public func about(_ outer: String) -> TimeModelError {
         var copy = self
         copy.subject = subject.map { "\(outer): \($0)" } ?? outer
         return copy
+    }
+
+    /// Runs `body`, giving its errors that have no subject the document path `path`.
+    public static func located<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as TimeModelError where error.subject == nil {
+            throw error.about(path)
+        }
     }
 }

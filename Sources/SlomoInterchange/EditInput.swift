@@ -1,5 +1,6 @@
 import Foundation
 import SlomoCore
+import SlomoScript
 import SlomoMedia
 
 /// What a command's input names, and the composition it makes: a movie retimed by sections,

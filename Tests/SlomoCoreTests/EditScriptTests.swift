@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SlomoCore
+import SlomoScript
 
 @Suite struct EditScriptTests {
     static let example = """

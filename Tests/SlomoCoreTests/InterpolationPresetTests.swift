@@ -1,4 +1,5 @@
 import SlomoCore
+import SlomoScript
 import Testing
 
 /// `output.interpolation` in edit scripts and the preset names.

@@ -1,5 +1,6 @@
 import Testing
 @testable import SlomoCore
+import SlomoScript
 
 /// Issue 16, item 10: one time grammar for sections, durations and edit scripts: seconds,
 /// units, timecodes, SMPTE (drop-frame too), frames, fractions, `end`.

@@ -1,3 +1,4 @@
+import SlomoCore
 /// Reading an edit script from YAML or JSON text (schema in docs/edit-script.md).
 extension EditScript {
     /// Parses and validates a script. Errors have the path inside the document as subject

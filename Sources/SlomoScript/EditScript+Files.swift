@@ -1,3 +1,4 @@
+import SlomoCore
 import Foundation
 
 /// Loading and saving edit scripts: `.yaml`/`.yml` files are YAML, `.json` files JSON.

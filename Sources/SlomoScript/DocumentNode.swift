@@ -1,3 +1,4 @@
+import SlomoCore
 import Yams
 
 /// A node of a parsed YAML or JSON document together with its path inside the document
@@ -99,7 +100,7 @@ struct DocumentNode {
     func rate() throws -> Rate {
         let expected = "a rate (a number such as 0.25 or a fraction such as \"1/4\")"
         guard let value = Rational(decimal: try text(expected)) else { throw wrongType(expected) }
-        return try located(path) { try Rate(value) }
+        return try TimeModelError.located(path) { try Rate(value) }
     }
 
     /// A positive frame rate: a number, or a fraction as text (`"30000/1001"`).

@@ -1,3 +1,4 @@
+import SlomoCore
 import Yams
 
 /// Writing an edit script back as YAML or JSON, in the schema's key order, with exact
