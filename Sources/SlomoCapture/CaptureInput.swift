@@ -115,8 +115,7 @@ public struct CaptureInput: Hashable, Sendable, CustomStringConvertible {
         }
         var input = CaptureInput(kind: .url, mediaInput: MediaInput(url: url, format: format, options: options),
                                  isAudio: false, label: "url:\(url)")
-        var info = stat()
-        input.pacesToTimestamps = stat(url, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        input.pacesToTimestamps = (try? FileSystem.status(of: url)).map { $0.st_mode & S_IFMT == S_IFREG } ?? false
         return input
     }
 

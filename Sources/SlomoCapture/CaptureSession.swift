@@ -15,6 +15,7 @@ import SlomoMedia
 /// let result = try await session.record(until: take)
 /// ```
 public final class CaptureSession: @unchecked Sendable {
+    /// Where a session is in its life: inputs and outputs are added while `configuring`.
     public enum State: Sendable { case configuring, running, stopping, finished }
 
     /// The session clock; time zero is when `startRunning()` was called.
@@ -25,15 +26,16 @@ public final class CaptureSession: @unchecked Sendable {
     /// Seconds without a sample after which a source counts as lost.
     public var stallTimeout: Double = 3
 
-    private let lock = NSCondition()
+    let lock = NSCondition()
     private var state = State.configuring
     private var reason: CaptureStopReason?
-    private var movieOutputs: [MovieFileOutput] = []
-    private var frameOutputs: [FrameOutput] = []
-    private var meters: [AudioLevelMeter] = []
+    private(set) var movieOutputs: [MovieFileOutput] = []
+    private(set) var frameOutputs: [FrameOutput] = []
+    private(set) var meters: [AudioLevelMeter] = []
     private var sources: [CaptureSource] = []
-    private var received: [Int] = []
-    private var rateWindow: [(time: Int64, frames: Int)] = []
+    /// Samples received from each input (under `lock`).
+    var received: [Int] = []
+    private var frameRateMeter = FrameRateMeter()
     private var firstVideoInput: Int?
     private let readers = DispatchGroup()
     private let writers = DispatchGroup()
@@ -85,7 +87,7 @@ public final class CaptureSession: @unchecked Sendable {
         try configuring()
         guard !inputs.isEmpty else { throw CaptureError(.invalidInput, SettingIssue(.input, nil, "add at least one")) }
         for output in movieOutputs { try output.checkSettings() }
-        for input in inputs where input.kind == .camera { try Self.checkCamera(input) }
+        for input in inputs where input.kind == .camera { try CaptureDevice.checkCamera(for: input) }
         var opened: [CaptureSource] = []
         for (index, input) in inputs.enumerated() {
             let source = try CaptureSource(index: index, input: input, openTimeout: openTimeout)
@@ -133,20 +135,8 @@ public final class CaptureSession: @unchecked Sendable {
     public var grantedFrameRates: [Rational?] { lock.withLock { grantedRates } }
     private var grantedRates: [Rational?] = []
 
-    /// A camera must exist, be a capture device, and list the format asked for: otherwise the
-    /// error lists what it can do.
-    static func checkCamera(_ input: CaptureInput) throws(CaptureError) {
-        let device = try CaptureDevice.camera(at: input.mediaInput.url)
-        var candidates = device.formats
-        if let pixel = input.requestedPixelFormat {
-            candidates = candidates.filter { $0.ffmpegPixelFormat == pixel || $0.fourCC.lowercased() == pixel.lowercased() }
-        }
-        if let request = input.requestedFormat { candidates = candidates.filter { $0.matches(request) } }
-        guard candidates.isEmpty, input.requestedFormat != nil || input.requestedPixelFormat != nil else { return }
-        let wanted = [input.requestedFormat?.description, input.requestedPixelFormat].compactMap { $0 }.joined(separator: " ")
-        let offers = device.formats.map { "\($0.ffmpegPixelFormat) \($0)" }.joined(separator: "; ")
-        throw CaptureError(.unsupportedFormat, "\(input.label) (\(device.name)) cannot capture \(wanted); it offers: \(offers)")
-    }
+    /// True while capturing, until a stop is asked for.
+    var isRunning: Bool { lock.withLock { state == .running } }
 
     /// Stops capturing; the movie files are finalised. Safe from any thread, any number of times.
     public func stopRunning() { stop(.stopped) }
@@ -217,11 +207,7 @@ public final class CaptureSession: @unchecked Sendable {
         let counts: [Int] = lock.withLock { received }
         let total = counts.reduce(0, +)
         let rate: Double? = lock.withLock {
-            let frames = firstVideoInput.map { counts[$0] } ?? 0
-            rateWindow.append((now, frames))
-            while let first = rateWindow.first, now - first.time > 1_000_000_000, rateWindow.count > 2 { rateWindow.removeFirst() }
-            guard let first = rateWindow.first, now - first.time > 100_000_000 else { return nil }
-            return Double(frames - first.frames) / (Double(now - first.time) / 1e9)
+            frameRateMeter.rate(frames: firstVideoInput.map { counts[$0] } ?? 0, at: now)
         }
         let movie = movieOutputs.first
         return CaptureStatistics(
@@ -231,121 +217,11 @@ public final class CaptureSession: @unchecked Sendable {
             audioLevels: meters.first?.levels ?? [], isPaused: movie?.isRecordingPaused ?? false)
     }
 
-    // MARK: Reader threads
-
-    private var isRunning: Bool { lock.withLock { state == .running } }
-
-    private func read(_ source: CaptureSource) {
-        if !source.cycle.isEmpty { return replay(source) }
-        let start = clock.now()
-        var lastSample = start
-        var firstSampleTime: Int64?
-        var firstSourceTicks: Int64?
-        let interval = source.frameRate.map { 1 / $0.doubleValue } ?? 0.02
-        let stall = max(stallTimeout, 20 * interval)
-        while isRunning {
-            source.interrupt.setDeadline(afterSeconds: firstSampleTime == nil ? max(openTimeout, stall) : stall)
-            let packet: Packet?
-            do {
-                packet = try source.demuxer.read()
-            } catch {
-                if !isRunning { break }
-                if error.is(.tryAgain) {
-                    if Double(clock.now() - lastSample) / 1e9 > stall {
-                        stop(.deviceLost("\(source.input.label): no frames for \(Int(stall)) s"))
-                        break
-                    }
-                    usleep(1000)
-                    continue
-                }
-                let what = source.interrupt.isRaised ? "no data for \(Int(stall)) s" : error.message
-                stop(.deviceLost("\(source.input.label): \(what)"))
-                break
-            }
-            guard let packet else {
-                if source.input.pacesToTimestamps {
-                    stop(.sourceEnded("\(source.input.label): end of file"))
-                } else {
-                    stop(.deviceLost("\(source.input.label): the stream ended"))
-                }
-                break
-            }
-            guard packet.streamIndex == source.streamIndex else { continue }
-            if source.input.pacesToTimestamps, let pts = packet.pts {
-                // A file is read at its native rate, like `ffmpeg -re`.
-                if firstSourceTicks == nil { firstSourceTicks = pts }
-                let due = start + source.restamper.nanoseconds(pts - firstSourceTicks!)
-                let wait = due - clock.now()
-                if wait > 0 { usleep(UInt32(min(wait / 1000, 1_000_000))) }
-            }
-            let arrival = clock.now()
-            lastSample = arrival
-            if firstSampleTime == nil { firstSampleTime = arrival }
-            if let decoder = source.decoder {
-                let frames: [Frame]
-                do {
-                    frames = try decoder.decode(packet)
-                } catch {
-                    continue  // a damaged sample: skip it, the stream goes on
-                }
-                for frame in frames {
-                    let time = source.restamper.sessionTime(pts: frame.pts ?? frame.bestEffortPTS, arrival: arrival)
-                    deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source)
-                }
-            } else {
-                let time = source.restamper.sessionTime(pts: packet.pts ?? packet.dts, arrival: arrival)
-                deliver(frame: nil, packet: packet, time: time, source: source)
-            }
-        }
-    }
-
-    /// Releases the test pattern's pre-rendered cycle at its frame rate, by reference: no
-    /// drawing, copying or allocating per frame. Like lavfi's `realtime`, a reader that was held
-    /// up releases the frames it owes at once, stamped with their own spacing.
-    private func replay(_ source: CaptureSource) {
-        let start = clock.now()
-        var index: Int64 = 0
-        while isRunning {
-            let pts = index * source.cycleStep
-            let wait = start + source.restamper.nanoseconds(pts) - clock.now()
-            if wait > 0 {
-                usleep(UInt32(min(wait / 1000, 100_000)))
-                continue
-            }
-            let frame: Frame
-            do { frame = try source.cycle[Int(index % Int64(source.cycle.count))].clone() } catch {
-                stop(.failed("\(source.input.label): \(error)"))
-                break
-            }
-            frame.pts = pts
-            deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source)
-            index += 1
-        }
-    }
-
-    /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
-    /// (out of memory) stops the session as failed.
-    private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource) {
-        lock.withLock { received[source.index] += 1 }
-        if source.isAudio, let frame { for meter in meters { meter.process(frame) } }
-        do throws(FFmpegError) {
-            if !source.isAudio, let frame {
-                for output in frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
-            }
-            for output in movieOutputs {
-                let payload: CapturedSample.Payload
-                if source.isRaw, let frame { payload = .frame(movieOutputs.count > 1 ? try frame.clone() : frame) }
-                else if let packet { payload = .packet(try packet.clone()) }
-                else { continue }
-                output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
-            }
-        } catch {
-            stop(.failed("\(source.input.label): \(error)"))
-        }
-    }
-
+    /// Starts `body` on a thread named `name`, counting its packets and frames in the
+    /// `LiveObjects` scope of the thread that starts it.
     static func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let thread = Thread(block: body)
+        let scope = LiveObjects.currentScope
+        let thread = Thread { LiveObjects.within(scope) { body() } }
         thread.name = name
         thread.start()
     }

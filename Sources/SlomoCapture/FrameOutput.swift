@@ -57,7 +57,7 @@ public final class FrameOutput: @unchecked Sendable {
             state.received += 1
             newestReceived += 1
             if let minimum = minFrameDuration, let last = lastAccepted,
-               time - last < MovieFileOutput.nanoseconds(minimum) {
+               time - last < minimum.nanoseconds {
                 state.droppedByThrottle += 1
                 return
             }

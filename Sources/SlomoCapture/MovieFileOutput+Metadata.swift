@@ -1,3 +1,4 @@
+import Foundation
 import SlomoMedia
 
 extension MovieFileOutput {
@@ -9,6 +10,19 @@ extension MovieFileOutput {
         options["movflags", default: ""] += "+use_metadata_tags"
         return options
     }()
+
+    /// The tags a recording starts with: `metadata` (the settings'), with `creation_time`
+    /// (now) and `encoder` added unless they are among them.
+    static func initialTags(from metadata: [String: String]) -> [String: String] {
+        var tags = metadata
+        if tags["creation_time"] == nil {
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            tags["creation_time"] = formatter.string(from: Date())
+        }
+        if tags["encoder"] == nil { tags["encoder"] = "slomo capture" }
+        return tags
+    }
 
     /// The container tags of the recording: those of the settings, `creation_time`, `encoder`
     /// and every one added while recording.
@@ -38,7 +52,7 @@ extension MovieFileOutput {
 
     /// Writes the tags into the header on disk when some were added since the last time
     /// (writer thread, between fragments or after the trailer).
-    func writeAddedTags(to muxer: Muxer) throws(FFmpegError) {
+    func writeAddedTags(to muxer: Muxer) throws {
         let (current, version) = state.withLock { (tags, tagsVersion) }
         guard version != tagsVersionOnDisk else { return }
         try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)

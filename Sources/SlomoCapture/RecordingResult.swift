@@ -37,6 +37,14 @@ public enum CaptureStopReason: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// True when the source ended or went away: what was recorded is still written.
+    var isSourceEnd: Bool {
+        switch self {
+        case .sourceEnded, .deviceLost: true
+        default: false
+        }
+    }
+
     public var description: String {
         switch self {
         case .stopped: "stopped"

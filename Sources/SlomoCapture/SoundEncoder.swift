@@ -1,17 +1,4 @@
-import SlomoCore
 import SlomoMedia
-
-extension MovieFileOutput {
-    /// The codecs a recording stores raw sound (PulseAudio, ALSA, a sine tone) with; compressed
-    /// sound from a stream is copied as it is. PCM (lossless, cheap) fits only `.mov`; AAC-LC
-    /// at 64 kbit/s a channel is what `.mp4` holds and every player plays.
-    public static let recordingAudioCodecs: [AudioCodec] = [.pcm, .aac]
-
-    /// AAC in `.mp4`/`.m4v`, PCM in `.mov`.
-    static func defaultAudioCodec(for path: String) -> AudioCodec {
-        isQuickTime(path) ? .pcm : .aac
-    }
-}
 
 /// Encodes a raw sound source for a recording, with the conversion the codec needs in front:
 /// AAC takes planar float in frames of exactly its frame size (1024), which a filter graph
@@ -28,17 +15,11 @@ final class SoundEncoder {
     let encoder: Encoder
     private let conversion: FilterGraph?
 
-    init(codec: AudioCodec, source format: AudioFormat, globalHeader: Bool) throws(FFmpegError) {
-        switch codec {
-        case .pcm:
-            let name: String
-            switch format.sampleFormat {
-            case .int16: name = "pcm_s16le"
-            case .float: name = "pcm_f32le"
-            default:
-                throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "store \(format.sampleFormat) sound as PCM (s16 or flt expected)")
-            }
-            encoder = try Encoder(audio: AudioEncoderSettings(codec: name, format: format), globalHeader: globalHeader)
+    /// Throws what FFmpeg's encoder and filter graph throw when they cannot be set up.
+    init(storage: SoundStorage, source format: AudioFormat, globalHeader: Bool) throws {
+        switch storage {
+        case .pcm(let encoderName):
+            encoder = try Encoder(audio: AudioEncoderSettings(codec: encoderName, format: format), globalHeader: globalHeader)
             conversion = nil
         case .aac:
             let layout = format.layout.specified
@@ -48,8 +29,6 @@ final class SoundEncoder {
             conversion = try FilterGraph(audio: format, description: "atrim=start_pts=\(encoder.initialPadding),"
                                          + "aformat=sample_fmts=fltp:channel_layouts=\(layout.name),"
                                          + "asetnsamples=n=\(encoder.frameSize):p=0")
-        default:
-            throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "record sound as \(codec) (pcm or aac expected)")
         }
     }
 

@@ -27,11 +27,11 @@ public final class V4L2FileDevice: V4L2Device {
     /// Opens `path` without blocking; names the problem (missing, busy, no permission).
     public init(path: String) throws(CaptureError) {
         self.path = path
-        descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let code = errno
-            let reason = String(cString: strerror(code))
-            switch code {
+        do throws(SystemError) {
+            descriptor = try SystemError.check("open") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            let reason = error.message
+            switch error.code {
             case ENOENT, ENODEV, ENXIO: throw CaptureError(.deviceNotFound, "\(path): no such device (\(reason)); run `slomo devices` to list cameras")
             case EBUSY: throw CaptureError(.deviceBusy, "\(path): the device is busy (\(reason)); close the program using it")
             default: throw CaptureError(.deviceNotFound, "\(path): cannot open the device (\(reason))")
@@ -41,10 +41,18 @@ public final class V4L2FileDevice: V4L2Device {
 
     deinit { close(descriptor) }
 
+    /// Performs the request, again when a signal interrupted it (`EINTR`); returns 0 or the
+    /// errno value it failed with.
     public func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
         while true {
-            if slomo_ioctl(descriptor, request, argument) == 0 { return 0 }
-            if errno != EINTR { return errno }
+            do throws(SystemError) {
+                try SystemError.check("ioctl") { slomo_ioctl(descriptor, request, argument) }
+                return 0
+            } catch where error.code == EINTR {
+                continue
+            } catch {
+                return error.code
+            }
         }
     }
 }

@@ -70,7 +70,7 @@ public final class Demuxer {
         do {
             _ = try OnDemandLibraries.devices()
         } catch {
-            throw MediaError(.unsupportedCodec, path: input.description, detail: error.description)
+            throw MediaError(.libraryUnavailable, path: input.description, detail: error.detail)
         }
         let mark = FFmpegLog.mark
         var format: UnsafePointer<AVInputFormat>?

@@ -65,7 +65,7 @@ public final class Encoder {
 
     /// A video encoder. `globalHeader` must be true for containers that want codec headers
     /// out of band (MP4, MOV, Matroska): ask the `Muxer`.
-    public convenience init(video settings: VideoEncoderSettings, globalHeader: Bool) throws(FFmpegError) {
+    public convenience init(video settings: VideoEncoderSettings, globalHeader: Bool) throws {
         try self.init(codecName: settings.codec, options: settings.options, globalHeader: globalHeader) { context in
             context.pointee.width = Int32(settings.width)
             context.pointee.height = Int32(settings.height)
@@ -80,7 +80,7 @@ public final class Encoder {
     }
 
     /// An audio encoder.
-    public convenience init(audio settings: AudioEncoderSettings, globalHeader: Bool) throws(FFmpegError) {
+    public convenience init(audio settings: AudioEncoderSettings, globalHeader: Bool) throws {
         try self.init(codecName: settings.codec, options: settings.options, globalHeader: globalHeader) { context in
             context.pointee.sample_rate = Int32(settings.format.sampleRate)
             context.pointee.sample_fmt = settings.format.sampleFormat.raw
@@ -90,8 +90,10 @@ public final class Encoder {
         }
     }
 
+    /// Throws `FFmpegError` when FFmpeg has no such encoder or cannot open it, and `MediaError`
+    /// (`.unknownOption`) for an option the encoder does not have.
     private init(codecName: String, options: [String: String], globalHeader: Bool,
-                 configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws(FFmpegError) {
+                 configure: (UnsafeMutablePointer<AVCodecContext>) -> Void) throws {
         guard let codec = avcodec_find_encoder_by_name(codecName) else {
             throw FFmpegError(code: FFmpegError.encoderNotFound.code, operation: "find encoder \(codecName)")
         }
@@ -105,7 +107,7 @@ public final class Encoder {
         defer { dictionary.free() }
         try check(avcodec_open2(context, codec, &dictionary.pointer), "open encoder \(codecName)")
         if let unknown = dictionary.firstKey {
-            throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "encoder \(codecName) has no option '\(unknown)'")
+            throw MediaError(.unknownOption, detail: "encoder \(codecName) has no option '\(unknown)'")
         }
     }
 

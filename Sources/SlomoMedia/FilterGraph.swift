@@ -33,7 +33,7 @@ public final class FilterGraph {
     }
 
     /// A graph over video frames.
-    public convenience init(video input: VideoInput, description: String) throws(FFmpegError) {
+    public convenience init(video input: VideoInput, description: String) throws {
         var arguments = "video_size=\(input.width)x\(input.height):pix_fmt=\(input.pixelFormat.raw.rawValue)"
             + ":time_base=\(input.timeBase.numerator)/\(input.timeBase.denominator)"
             + ":pixel_aspect=\(input.sampleAspectRatio.numerator)/\(input.sampleAspectRatio.denominator)"
@@ -42,13 +42,15 @@ public final class FilterGraph {
     }
 
     /// A graph over audio frames whose time base is 1/sample rate.
-    public convenience init(audio input: AudioFormat, description: String) throws(FFmpegError) {
+    public convenience init(audio input: AudioFormat, description: String) throws {
         let arguments = "time_base=1/\(input.sampleRate):sample_rate=\(input.sampleRate)"
             + ":sample_fmt=\(input.sampleFormat.name):channel_layout=\(input.layout.name)"
         try self.init(sourceFilter: "abuffer", sinkFilter: "abuffersink", arguments: arguments, description: description)
     }
 
-    private init(sourceFilter: String, sinkFilter: String, arguments: String, description: String) throws(FFmpegError) {
+    /// Throws `MediaError` (`.libraryUnavailable`) when libavfilter cannot be loaded, `FFmpegError`
+    /// when FFmpeg refuses the graph.
+    private init(sourceFilter: String, sinkFilter: String, arguments: String, description: String) throws {
         FFmpegLog.install()
         let library = try OnDemandLibraries.filters()
         self.library = library

@@ -55,12 +55,19 @@ extension Frame {
 
     /// A new picture `(1 − weight)·self + weight·other`, component by component, rounded; the
     /// properties (timestamps, colour) are this frame's. Both pictures must have the same size
-    /// and format (`isBlendable`). `weight` is quantised to 1/256.
-    public func blended(with other: Frame, weight: Double) throws(FFmpegError) -> Frame {
-        guard width == other.width, height == other.height, pointer.pointee.format == other.pointer.pointee.format,
-              isBlendable, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
-            throw FFmpegError(code: FFmpegError.invalidArgument.code,
-                              operation: "blend \(width)x\(height) \(pixelFormat) with \(other.width)x\(other.height) \(other.pixelFormat)")
+    /// and format (`isBlendable`). `weight` is quantised to 1/256. Throws `MediaError`
+    /// (`.invalidArgument`) for pictures that do not match or cannot be blended, `FFmpegError`
+    /// when FFmpeg fails.
+    public func blended(with other: Frame, weight: Double) throws -> Frame {
+        func refusal(_ reason: String) -> MediaError {
+            MediaError(.invalidArgument, detail: "blend \(width)x\(height) \(pixelFormat) with "
+                       + "\(other.width)x\(other.height) \(other.pixelFormat): \(reason)")
+        }
+        guard width == other.width, height == other.height, pointer.pointee.format == other.pointer.pointee.format else {
+            throw refusal("the pictures differ in size or pixel format")
+        }
+        guard isBlendable, let descriptor = av_pix_fmt_desc_get(AVPixelFormat(pointer.pointee.format)) else {
+            throw refusal("\(pixelFormat) pictures cannot be blended")
         }
         let output = try Frame.video(width: width, height: height, format: pixelFormat, timeBase: timeBase)
         try check(av_frame_copy_props(output.pointer, pointer), "copy frame properties")

@@ -4,21 +4,30 @@ import Synchronization
 /// that tests can prove every `AVPacket` and `AVFrame` is freed exactly once.
 ///
 /// Counts are kept for the whole process and, inside `tracking(_:)`, for the work done in
-/// that scope only (so that parallel tests do not see each other's objects).
+/// that scope only (so that parallel tests do not see each other's objects). A thread started
+/// inside a scope joins it explicitly: it takes `currentScope` when created and runs its body
+/// in `within(_:_:)`, so a pipeline's frames count where its session was started.
 public enum LiveObjects {
     /// A pair of live counters.
     public final class Counters: Sendable {
         fileprivate let packetCount = Atomic<Int>(0)
         fileprivate let frameCount = Atomic<Int>(0)
+        fileprivate let packetTotal = Atomic<Int>(0)
+        fileprivate let frameTotal = Atomic<Int>(0)
 
         fileprivate func change(packet: Bool, by delta: Int) {
             if packet { packetCount.add(delta, ordering: .relaxed) } else { frameCount.add(delta, ordering: .relaxed) }
+            guard delta > 0 else { return }
+            if packet { packetTotal.add(delta, ordering: .relaxed) } else { frameTotal.add(delta, ordering: .relaxed) }
         }
 
         /// Packets allocated and not yet freed.
         public var packets: Int { packetCount.load(ordering: .relaxed) }
         /// Frames allocated and not yet freed.
         public var frames: Int { frameCount.load(ordering: .relaxed) }
+        /// Packets and frames allocated in all (freed or not): proof that the work was counted.
+        public var allocatedPackets: Int { packetTotal.load(ordering: .relaxed) }
+        public var allocatedFrames: Int { frameTotal.load(ordering: .relaxed) }
     }
 
     /// The counters of the whole process.
@@ -32,6 +41,15 @@ public enum LiveObjects {
         let counters = Counters()
         try $scope.withValue(counters) { try body() }
         return counters
+    }
+
+    /// The scope the calling code runs in, for a thread it starts to join (`within`).
+    public static var currentScope: Counters? { scope }
+
+    /// Runs `body` counting into `counters` (a scope taken with `currentScope` on the thread
+    /// that started this one); nil counts in the process only.
+    public static func within<T>(_ counters: Counters?, _ body: () throws -> T) rethrows -> T {
+        try $scope.withValue(counters) { try body() }
     }
 
     /// Counts one allocation; returns the scope counters to hand back to `freed`.

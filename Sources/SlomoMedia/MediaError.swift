@@ -1,23 +1,32 @@
-/// A problem with a media file that a user can act on: it names the file and says what is
-/// wrong with it in one line (`clip.mov: not a media file (moov atom not found)`).
+/// A problem a user can act on that is not an FFmpeg call failing: a media file that is
+/// missing, unreadable or damaged, an output that cannot be written, a library that cannot be
+/// loaded, an argument or option slomo refuses. One line that names the file when there is one
+/// (`clip.mov: not a media file (moov atom not found)`). FFmpeg's own failures are `FFmpegError`.
 public struct MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is, for code that reacts to it.
     public enum Kind: String, Sendable {
         case notFound, notAFile, empty, unreadable, noStreams
         case unsupportedCodec, damaged, outputExists, outputFolderMissing, writeFailed
+        /// A shared library slomo opens on first use (libavfilter, libavdevice) cannot be loaded.
+        case libraryUnavailable
+        /// Values that do not go together, such as two pictures of different sizes to blend.
+        case invalidArgument
+        /// An option (of an encoder, of a muxer) that the component does not have.
+        case unknownOption
     }
 
     public let kind: Kind
-    /// The file concerned, as the user named it.
-    public let path: String
+    /// The file concerned, as the user named it; nil when no file is concerned.
+    public let path: String?
     /// One line that says what is wrong.
     public let detail: String
 
-    public init(_ kind: Kind, path: String, detail: String) {
+    public init(_ kind: Kind, path: String? = nil, detail: String) {
         self.kind = kind
         self.path = path
         self.detail = detail
     }
 
-    public var description: String { "\(path): \(detail)" }
+    /// `path: detail`, or the detail alone when no file is concerned.
+    public var description: String { path.map { "\($0): \(detail)" } ?? detail }
 }

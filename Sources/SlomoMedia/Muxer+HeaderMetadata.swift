@@ -19,23 +19,26 @@ extension Muxer {
     /// streams, same `options`), its tag boxes replace those of the `moov` on disk, and the
     /// `free` box after it (`reserveHeaderSpace`) shrinks by what they grew, so nothing after
     /// the header moves. Safe while recording (between fragments) and after `finish()`.
-    public func rewriteHeaderMetadata(_ tags: [String: String], options: [String: String]) throws(FFmpegError) {
+    /// Throws `FFmpegError` when FFmpeg cannot write the new header, and `MediaError` when the
+    /// file cannot be opened, read or written (`.writeFailed`), has no `moov` at its start
+    /// (`.damaged`), or when the tags need more room than the header has (`.invalidArgument`).
+    public func rewriteHeaderMetadata(_ tags: [String: String], options: [String: String]) throws {
         let generated = try headerBytes(tags: tags, options: options)
         guard let generatedMoov = MovieBoxes.box("moov", in: generated, from: 0) else {
-            throw FFmpegError(code: FFmpegError.invalidData.code, operation: "write tags: no moov in the new header", path: path)
+            throw MediaError(.writeFailed, path: path, detail: "write tags: no moov in the new \(containerName) header")
         }
         let newTags = MovieBoxes.children(of: generatedMoov, in: generated)
             .filter { $0.type == "udta" || $0.type == "meta" }.flatMap { generated[$0.range] }
 
         let file = open(path, O_RDWR | O_CLOEXEC)
-        guard file >= 0 else { throw FFmpegError(code: slomo_averror(errno), operation: "open to write tags", path: path) }
+        guard file >= 0 else { throw ioFailure("open to write tags") }
         defer { close(file) }
         var head = [UInt8](repeating: 0, count: 1 << 20)
         let count = pread(file, &head, head.count, 0)
-        guard count > 0 else { throw FFmpegError(code: slomo_averror(errno), operation: "read the header to write tags", path: path) }
+        guard count >= 0 else { throw ioFailure("read the header to write tags") }
         head.removeSubrange(count...)
         guard let moov = MovieBoxes.box("moov", in: head, from: 0) else {
-            throw FFmpegError(code: FFmpegError.invalidData.code, operation: "write tags: no moov at the start of the file", path: path)
+            throw MediaError(.damaged, path: path, detail: "write tags: no moov at the start of the file")
         }
         let free = MovieBoxes.boxes(in: head, from: moov.range.upperBound).first.flatMap { $0.type == "free" ? $0 : nil }
         let room = moov.range.count + (free?.range.count ?? 0)
@@ -46,15 +49,21 @@ extension Muxer {
         rewritten += newTags
         MovieBoxes.setSize(of: &rewritten, at: 0)
         guard rewritten.count == room || rewritten.count + 8 <= room else {
-            throw FFmpegError(code: FFmpegError.invalidArgument.code,
-                              operation: "write tags: they need \(rewritten.count + 8 - room) bytes more than the header has room for",
-                              path: path)
+            throw MediaError(.invalidArgument, path: path,
+                             detail: "write tags: they need \(rewritten.count + 8 - room) bytes more than the header has room for")
         }
         if rewritten.count < room { rewritten += MovieBoxes.freeBox(size: room - rewritten.count) }
         let written = rewritten.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, off_t(moov.range.lowerBound)) }
+        guard written >= 0 else { throw ioFailure("write tags into the header") }
         guard written == rewritten.count else {
-            throw FFmpegError(code: slomo_averror(errno), operation: "write tags into the header", path: path)
+            throw MediaError(.writeFailed, path: path,
+                             detail: "write tags into the header: only \(written) of \(rewritten.count) bytes were written")
         }
+    }
+
+    /// The failure of a file operation that has just set `errno`, with the system's text for it.
+    private func ioFailure(_ operation: String) -> MediaError {
+        MediaError(.writeFailed, path: path, detail: "\(operation): \(String(cString: strerror(errno)))")
     }
 
     /// The header (`ftyp` + `moov`) FFmpeg writes for this muxer's streams with `tags`.

@@ -119,8 +119,9 @@ public final class Muxer {
     }
 
     /// Opens the temporary file and writes the header. `options` are muxer options such as
-    /// `movflags` or `video_track_timescale`; an option the muxer does not know is an error.
-    public func writeHeader(options: [String: String] = [:]) throws(FFmpegError) {
+    /// `movflags` or `video_track_timescale`; an option the muxer does not know is an error
+    /// (`MediaError`, `.unknownOption`). FFmpeg's failures are `FFmpegError`.
+    public func writeHeader(options: [String: String] = [:]) throws {
         precondition(state == .configuring, "writeHeader called twice")
         if context.pointee.oformat.pointee.flags & AVFMT_NOFILE == 0 {
             try check(avio_open(&context.pointee.pb, temporaryPath, AVIO_FLAG_WRITE), "create output", path: path)
@@ -130,7 +131,7 @@ public final class Muxer {
         defer { dictionary.free() }
         try check(avformat_write_header(context, &dictionary.pointer), "write header", path: path)
         if let unknown = dictionary.firstKey {
-            throw FFmpegError(code: FFmpegError.invalidArgument.code, operation: "the muxer has no option '\(unknown)'", path: path)
+            throw MediaError(.unknownOption, path: path, detail: "the muxer has no option '\(unknown)'")
         }
     }
 
@@ -148,19 +149,16 @@ public final class Muxer {
         try checkIOError("write packet")
     }
 
-    /// Writes the trailer, closes the file and moves it onto the target path.
-    public func finish() throws(FFmpegError) {
+    /// Writes the trailer, closes the file and moves it onto the target path. Throws
+    /// `FFmpegError` when FFmpeg cannot finish the file, `MediaError` when it cannot be moved.
+    public func finish() throws {
         precondition(state == .writing, "finish before writeHeader")
-        do throws(FFmpegError) {
+        do {
             try check(av_write_trailer(context), "write trailer", path: path)
             // After a failed write (e.g. ENOSPC) av_write_trailer can still return success.
             try checkIOError("write trailer")
             try closeFile()
-            do {
-                try partial?.publish()
-            } catch {
-                throw FFmpegError(code: slomo_averror(EIO), operation: error.description, path: path)
-            }
+            try partial?.publish()
             state = .finished
         } catch {
             abandon()

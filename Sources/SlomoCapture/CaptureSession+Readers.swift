@@ -1,0 +1,117 @@
+import Foundation
+import SlomoMedia
+
+/// The reader threads of a session: one per input, re-stamping each sample onto the session
+/// clock and handing it to every output without waiting for them.
+extension CaptureSession {
+    /// Reads `source` until the session stops or the source ends, fails or stalls (reader
+    /// thread). Samples are stamped on the session clock; a file is paced to its timestamps.
+    func read(_ source: CaptureSource) {
+        if !source.cycle.isEmpty { return replay(source) }
+        let start = clock.now()
+        var lastSample = start
+        var firstSampleTime: Int64?
+        var firstSourceTicks: Int64?
+        let interval = source.frameRate.map { 1 / $0.doubleValue } ?? 0.02
+        let stall = max(stallTimeout, 20 * interval)
+        while isRunning {
+            source.interrupt.setDeadline(afterSeconds: firstSampleTime == nil ? max(openTimeout, stall) : stall)
+            let packet: Packet?
+            do {
+                packet = try source.demuxer.read()
+            } catch {
+                if !isRunning { break }
+                if error.is(.tryAgain) {
+                    if Double(clock.now() - lastSample) / 1e9 > stall {
+                        stop(.deviceLost("\(source.input.label): no frames for \(Int(stall)) s"))
+                        break
+                    }
+                    usleep(1000)
+                    continue
+                }
+                let what = source.interrupt.isRaised ? "no data for \(Int(stall)) s" : error.message
+                stop(.deviceLost("\(source.input.label): \(what)"))
+                break
+            }
+            guard let packet else {
+                if source.input.pacesToTimestamps {
+                    stop(.sourceEnded("\(source.input.label): end of file"))
+                } else {
+                    stop(.deviceLost("\(source.input.label): the stream ended"))
+                }
+                break
+            }
+            guard packet.streamIndex == source.streamIndex else { continue }
+            if source.input.pacesToTimestamps, let pts = packet.pts {
+                // A file is read at its native rate, like `ffmpeg -re`.
+                if firstSourceTicks == nil { firstSourceTicks = pts }
+                let due = start + source.restamper.nanoseconds(pts - firstSourceTicks!)
+                let wait = due - clock.now()
+                if wait > 0 { usleep(UInt32(min(wait / 1000, 1_000_000))) }
+            }
+            let arrival = clock.now()
+            lastSample = arrival
+            if firstSampleTime == nil { firstSampleTime = arrival }
+            if let decoder = source.decoder {
+                let frames: [Frame]
+                do {
+                    frames = try decoder.decode(packet)
+                } catch {
+                    continue  // a damaged sample: skip it, the stream goes on
+                }
+                for frame in frames {
+                    let time = source.restamper.sessionTime(pts: frame.pts ?? frame.bestEffortPTS, arrival: arrival)
+                    deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source)
+                }
+            } else {
+                let time = source.restamper.sessionTime(pts: packet.pts ?? packet.dts, arrival: arrival)
+                deliver(frame: nil, packet: packet, time: time, source: source)
+            }
+        }
+    }
+
+    /// Releases the test pattern's pre-rendered cycle at its frame rate, by reference: no
+    /// drawing, copying or allocating per frame. Like lavfi's `realtime`, a reader that was held
+    /// up releases the frames it owes at once, stamped with their own spacing.
+    private func replay(_ source: CaptureSource) {
+        let start = clock.now()
+        var index: Int64 = 0
+        while isRunning {
+            let pts = index * source.cycleStep
+            let wait = start + source.restamper.nanoseconds(pts) - clock.now()
+            if wait > 0 {
+                usleep(UInt32(min(wait / 1000, 100_000)))
+                continue
+            }
+            let frame: Frame
+            do { frame = try source.cycle[Int(index % Int64(source.cycle.count))].clone() } catch {
+                stop(.failed("\(source.input.label): \(error)"))
+                break
+            }
+            frame.pts = pts
+            deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source)
+            index += 1
+        }
+    }
+
+    /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
+    /// (out of memory) stops the session as failed.
+    private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource) {
+        lock.withLock { received[source.index] += 1 }
+        if source.isAudio, let frame { for meter in meters { meter.process(frame) } }
+        do throws(FFmpegError) {
+            if !source.isAudio, let frame {
+                for output in frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
+            }
+            for output in movieOutputs {
+                let payload: CapturedSample.Payload
+                if source.isRaw, let frame { payload = .frame(movieOutputs.count > 1 ? try frame.clone() : frame) }
+                else if let packet { payload = .packet(try packet.clone()) }
+                else { continue }
+                output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
+            }
+        } catch {
+            stop(.failed("\(source.input.label): \(error)"))
+        }
+    }
+}

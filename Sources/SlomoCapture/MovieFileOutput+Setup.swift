@@ -1,0 +1,79 @@
+import Foundation
+import SlomoCore
+import SlomoMedia
+
+extension MovieFileOutput {
+    /// Checks the settings and the target, creates the file and its tracks, writes the header
+    /// (session thread, before capture starts).
+    func prepare(sources: [CaptureSource]) throws(CaptureError) {
+        try checkSettings()
+        let audioCodec = settings.audioCodec ?? Self.defaultAudioCodec(for: settings.path)
+        if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
+            throw CaptureError(.outputProblem, SettingIssue(.audioCodec, "pcm", "PCM sound only fits in .mov: name the file .mov "
+                                                              + "or store the sound as AAC ({audioCodec} aac)", subject: settings.path))
+        }
+        let muxer: Muxer
+        do { muxer = try Muxer(recordingTo: settings.path, overwrite: settings.overwrite) } catch {
+            throw CaptureError(.outputProblem, error.description)
+        }
+        var queueCapacity = 0
+        do {
+            for source in sources {
+                let (track, capacity) = try makeTrack(for: source, audioCodec: audioCodec, muxer: muxer)
+                tracks[source.index] = track
+                queueCapacity += capacity
+                if !source.isAudio { hasVideo = true }
+                if !source.isAudio && !source.isRaw { copiedVideoInputs.insert(source.index) }
+            }
+            let tags = Self.initialTags(from: settings.metadata)
+            muxer.setMetadata(tags)
+            try muxer.writeHeader(options: Self.headerOptions)
+            try muxer.reserveHeaderSpace(settings.headerReserveBytes)
+            state.withLock {
+                self.tags = tags
+                headerTagBytes = Self.tagBytes(tags)
+            }
+        } catch {
+            muxer.abandon()
+            try? FileSystem.removeFile(at: settings.path)
+            if let error = error as? CaptureError { throw error }
+            throw CaptureError(.outputProblem, "\(settings.path): cannot start the recording (\(error))")
+        }
+        self.muxer = muxer
+        bytesOnDisk = muxer.bytesWritten
+        queue = BoundedQueue(capacity: queueCapacity)
+        if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
+           limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
+            stopReason = .minimumFreeSpace
+            throw CaptureError(.noDiskSpace, SettingIssue(.minimumFreeSpace, nil, "only \(Self.megabytes(free)) free, less than the "
+                                                         + "{minimumFreeSpace} of \(Self.megabytes(minimum))", subject: settings.path))
+        }
+    }
+
+    /// The track that records `source`, and how many of its samples the queue holds: raw
+    /// video is encoded, raw sound is encoded as `audioCodec`, compressed data is copied.
+    /// Throws a `CaptureError` for sound `audioCodec` cannot store, an `FFmpegError` otherwise.
+    private func makeTrack(for source: CaptureSource, audioCodec: AudioCodec,
+                           muxer: Muxer) throws -> (track: RecordingTrack, queueCapacity: Int) {
+        guard source.isRaw else { return (try RecordingTrack(copying: source, into: muxer), 512) }
+        if source.isAudio {
+            guard let format = source.audioFormat else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no audio format") }
+            let storage = try SoundStorage(codec: audioCodec, source: format)
+            return (try RecordingTrack(encodingSound: storage, format: format, into: muxer), 512)
+        }
+        guard let video = source.stream.video else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no picture size") }
+        let scale = settings.scale ?? 1
+        let width = settings.size?.width ?? max(2, Int((Double(video.width) * scale / 2).rounded()) * 2)
+        let height = settings.size?.height ?? max(2, Int((Double(video.height) * scale / 2).rounded()) * 2)
+        let rate = source.frameRate ?? Rational(30)
+        let gop = max(1, Int(rate.doubleValue * settings.fragmentInterval.doubleSeconds * 4))
+        let encoderSettings = VideoEncoderSettings(
+            codec: settings.videoCodec, width: width, height: height, pixelFormat: settings.videoPixelFormat,
+            timeBase: RecordingTrack.videoTimeBase, frameRate: rate, gopSize: gop, options: settings.videoCodecOptions)
+        let track = try RecordingTrack(encodingVideo: encoderSettings, into: muxer)
+        let frameBytes = max(1, video.width * video.height * 2)
+        return (track, min(512, max(8, settings.queueBudgetBytes / frameBytes)))
+    }
+
+    private static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
+}

@@ -1,0 +1,116 @@
+import SlomoCore
+import SlomoMedia
+
+extension MovieFileOutput {
+    /// Writes queued samples until the queue is closed, then finishes the file (writer thread).
+    func runWriter() {
+        while let sample = queue.pop() {
+            let isAudio = tracks[sample.input]?.isAudio ?? false
+            let stopped: Bool = state.withLock {
+                if isAudio { audioCounters.queued -= 1 } else { counters.queued -= 1 }
+                guard let reason = stopReason, reason != .maximumDuration, reason != .stopped, !reason.isSourceEnd else { return false }
+                if isAudio { audioCounters.droppedAtStop += 1 } else { counters.droppedAtStop += 1 }
+                return true
+            }
+            if stopped { continue }
+            do {
+                try write(sample)
+            } catch {
+                fail(.failed("\(error)"))
+            }
+        }
+        finish()
+    }
+
+    /// Records the first reason to stop and tells the session.
+    private func fail(_ reason: CaptureStopReason) {
+        let first: Bool = state.withLock {
+            guard stopReason == nil || stopReason == .stopped || stopReason!.isSourceEnd else { return false }
+            if stopReason == nil || reason.isProblem || reason == .maximumSize || reason == .minimumFreeSpace {
+                stopReason = reason
+            }
+            return true
+        }
+        if first { onStop?(reason) }
+    }
+
+    private func write(_ sample: CapturedSample) throws {
+        guard let track = tracks[sample.input], let muxer else { return }
+        let offset = sample.time
+        switch sample.payload {
+        case .frame(let frame):
+            if let sound = track.sound {
+                track.stampSound(frame, at: offset)
+                for packet in try sound.encode(frame) { try writePacket(packet, track: track, muxer: muxer) }
+                let end = track.soundEnd(of: frame, at: offset)
+                state.withLock {
+                    audioCounters.delivered += 1
+                    lastAudioEnd = max(lastAudioEnd, end)
+                }
+            } else if let encoder = track.encoder {
+                let picture = try track.encodable(frame)
+                track.stampPicture(picture, at: offset, keyframeInterval: settings.fragmentInterval.nanoseconds)
+                for packet in try encoder.encode(picture) { try writePacket(packet, track: track, muxer: muxer) }
+                noteVideoWritten(end: offset)
+            }
+        case .packet(let packet):
+            track.stampCopiedPacket(packet, at: offset)
+            try writePacket(packet, track: track, muxer: muxer)
+            if track.isAudio {
+                state.withLock {
+                    audioCounters.delivered += 1
+                    lastAudioEnd = max(lastAudioEnd, offset)
+                }
+            } else {
+                noteVideoWritten(end: offset)
+            }
+        }
+    }
+
+    private func noteVideoWritten(end offset: Int64) {
+        state.withLock {
+            counters.delivered += 1
+            lastVideoEnd = max(lastVideoEnd, offset)
+        }
+    }
+
+    /// Writes a packet, first closing the fragment when it is long enough and this packet
+    /// can start the next one; stops the recording instead when the packet would reach a limit.
+    private func writePacket(_ packet: Packet, track: RecordingTrack, muxer: Muxer) throws {
+        let time = MediaTime(ticks: packet.pts ?? 0, timeBase: packet.timeBase).nanoseconds
+        let startsFragment = hasVideo ? (!track.isAudio && packet.isKeyframe) : true
+        if startsFragment && pendingSamples > 0 && time - fragmentStart >= settings.fragmentInterval.nanoseconds - 1_000_000 {
+            try muxer.flushFragment()
+            try writeAddedTags(to: muxer)
+            fragmentStart = time
+            pendingBytes = 0
+            pendingSamples = 0
+            freeSpace.remeasure()
+        }
+        let size = Int64(packet.size)  // the muxer empties the packet
+        if let reason = limitReached(adding: size) {
+            fail(reason)
+            return
+        }
+        try muxer.write(packet, stream: track.muxerStream)
+        pendingBytes += size
+        pendingSamples += 1
+        let onDisk = muxer.bytesWritten
+        state.withLock { bytesOnDisk = onDisk + pendingBytes }
+    }
+
+    /// The size or free-space limit that writing `size` more bytes would reach, if any. The
+    /// projection counts the fragment still held in memory, its index (`moof`, about 16 bytes a
+    /// sample) and a reserve for the trailer.
+    func limitReached(adding size: Int64) -> CaptureStopReason? {
+        guard let muxer else { return nil }
+        let overhead = 16 * 1024 + 24 * (pendingSamples + 1)
+        // What the kernel has not got yet still has to fit on the disk.
+        let unwritten = pendingBytes + size + overhead
+        var measurement = RecordingLimits.Measurement(fileSize: muxer.bytesWritten + unwritten)
+        if limits.minimumFreeSpace != nil {
+            measurement.freeSpace = freeSpace.bytesFree(near: settings.path) - unwritten
+        }
+        return limits.reached(by: measurement)
+    }
+}
