@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
-        .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
         .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
     ],

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoMedia
 
 /// A first-in first-out queue of limited capacity between two pipeline stages running on
 /// different threads. `push` blocks while the queue is full, `pop` while it is empty. Either
@@ -80,12 +81,14 @@ final class PipelineThread: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var failure: Error?
 
-    /// Starts `body` on a new thread named `name`. Whatever `body` captures is used by that
-    /// thread alone until `join()` returns.
+    /// Starts `body` on a new thread named `name`, counting its packets and frames in the
+    /// `LiveObjects` scope of the thread that starts it. Whatever `body` captures is used by
+    /// that thread alone until `join()` returns.
     init(_ name: String, body: @escaping () throws -> Void) {
         nonisolated(unsafe) let work = body
+        let scope = LiveObjects.currentScope
         let thread = Thread { [self] in
-            do { try work() } catch { failure = error }
+            do { try LiveObjects.within(scope) { try work() } } catch { failure = error }
             done.signal()
         }
         thread.name = name

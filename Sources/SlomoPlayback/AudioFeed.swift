@@ -3,6 +3,7 @@ import Synchronization
 import SlomoAudio
 import SlomoCore
 import SlomoExport
+import SlomoMedia
 
 /// The thread that renders the item's audio into the `AudioRing`, a little ahead of the
 /// device: a `PlaybackAudio` stream (the export's renderer over the item's maps, trimmed to
@@ -44,8 +45,9 @@ final class AudioFeed: Sendable {
         self.item = item
         self.ring = ring
         control.withLock { $0.pending = .seek(start, settings) }
+        let scope = LiveObjects.currentScope
         let thread = Thread { [self] in
-            run()
+            LiveObjects.within(scope) { run() }
             done.signal()
         }
         thread.name = "slomo audio feed"

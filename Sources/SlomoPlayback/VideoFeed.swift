@@ -37,9 +37,10 @@ final class VideoFeed: Sendable {
 
     /// Starts decoding `item` from output time `start`.
     init(item: PlayerItem, start: MediaTime) {
+        let scope = LiveObjects.currentScope
         let thread = Thread { [self] in
             do {
-                try decode(item, from: start)
+                try LiveObjects.within(scope) { try decode(item, from: start) }
             } catch is Stopped {
             } catch {
                 state.withLock { $0.failure = error }

@@ -1,5 +1,6 @@
 import Foundation
 import SlomoCore
+import SlomoMedia
 import SlomoPlayback
 import SlomoTestSupport
 import Testing
@@ -38,7 +39,7 @@ struct PlayerControlTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let item = try PlayerItem(path: try Fixture.flashAndBeep60.path)
         let (player, log, heard) = Self.player(item, folder: folder) { $0.startsPaused = true }
-        _ = try Self.drive(player) { player in
+        let counters = try LiveObjects.tracking { _ = try Self.drive(player) { player in
             let pause = { usleep(250_000) }
             pause(); player.seek(to: .seconds(2.5))
             pause(); player.step(frames: 1)
@@ -47,7 +48,10 @@ struct PlayerControlTests {
             pause(); player.step(frames: 3)
             pause(); player.play()
             usleep(500_000); player.quit()
-        }
+        } }
+        // The feeds' decoders and pictures (their threads count here) are all freed.
+        #expect(counters.allocatedFrames > 30 && counters.frames == 0 && counters.packets == 0,
+                "\(counters.allocatedFrames) frames allocated, \(counters.frames) frames and \(counters.packets) packets alive")
         let shown = try PlaybackProbe(log: log, heard: heard).shown.map(\.sourceTime)
         let expected = [0, 2.5, 151.0 / 60, 152.0 / 60, 151.0 / 60, 154.0 / 60]
         print("player: shown after seek and steps " + shown.prefix(8).map { String(format: "%.4f", $0) }.joined(separator: " "))
