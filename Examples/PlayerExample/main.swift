@@ -27,6 +27,8 @@ do {
         case .ended(let statistics):
             print("played to the end: \(statistics.shown) pictures shown, \(statistics.dropped) dropped late, "
                   + "\(statistics.underruns) underruns")
+        case .failed(let error):
+            print("playing failed: \(error)")
         }
     }
     // Controls work from any thread: after the slowed second (output 1 s to 5 s), double speed.

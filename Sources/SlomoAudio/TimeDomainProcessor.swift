@@ -26,7 +26,8 @@ final class SoundTouchEngine: StretchEngine {
     let channelCount: Int
     private let handle: UnsafeMutableRawPointer
     /// Output frames to drop at the start: the start pad, less the amount by which
-    /// SoundTouch's output runs early when slowing down (`earlyPerStretch` × (1/tempo − 1)).
+    /// SoundTouch's output runs early when slowing down (`Sequencing.earlyPerStretch` ×
+    /// (1/tempo − 1)), plus the amount by which it runs late when speeding up (`lateWhenFaster`).
     private(set) var startDelay = 0
     private var started = false
     private var tempo = 1.0
@@ -57,21 +58,37 @@ final class SoundTouchEngine: StretchEngine {
 
     var hop: Int { Int(soundtouch_getSetting(handle, Int32(SLOMO_ST_SETTING_NOMINAL_OUTPUT_SEQUENCE))) }
 
-    /// Below this tempo (outside the 0.5–2 where its parameters adapt) SoundTouch's automatic sequence (up to 90 ms) places a transient up
-    /// to ~90 ms early; 40 ms sequences with a 15 ms seek window keep it within ~20 ms. Slowing
-    /// down only repeats audio, so the shorter sequence drops no transients.
-    static let shortSequenceBelow = 0.5
+    /// SoundTouch's sequence and seek window for a tempo, in ms (0: its automatic choice), and
+    /// how early its output then runs per unit of (1/tempo − 1), in seconds.
+    ///
+    /// Its automatic sequences (up to 90 ms when slowing) put a transient up to ~90 ms early
+    /// below 0.5 and 12–43 ms early from 0.5 to 0.8 (beeps of a flash-and-beep clip in retime's
+    /// output). Below 0.5, 40 ms sequences with a 15 ms seek window keep beeps within 7 ms;
+    /// from 0.5 to 0.8, 45 ms with 20 ms keep them within ±5 ms with a 110 Hz tone at 37.6 dB
+    /// SNR at 0.5x (docs/audio.md has the settings tried). Slowing down only repeats audio, so
+    /// shorter sequences drop no transients.
+    struct Sequencing: Equatable {
+        let sequenceMs: Int32
+        let seekWindowMs: Int32
+        let earlyPerStretch: Double
 
-    /// How early SoundTouch's output runs per unit of (1/tempo − 1), in seconds, measured
-    /// with the automatic sequence (0.044) and the short one (0.035).
-    private var earlyPerStretch: Double { tempo < Self.shortSequenceBelow ? 0.035 : 0.044 }
+        static func forTempo(_ tempo: Double) -> Sequencing {
+            if tempo < 0.5 { return Sequencing(sequenceMs: 40, seekWindowMs: 15, earlyPerStretch: 0.035) }
+            if tempo < 0.8 { return Sequencing(sequenceMs: 45, seekWindowMs: 20, earlyPerStretch: 0.035) }
+            return Sequencing(sequenceMs: 0, seekWindowMs: 0, earlyPerStretch: 0.044)
+        }
+    }
+
+    /// How late SoundTouch's output runs when speeding up, in seconds: 7.5 ms, measured on beeps
+    /// at 1.25x–2x (6–9 ms, whatever the tempo), taken off at the start like the early run.
+    static let lateWhenFaster = 0.0075
 
     func setRate(_ rate: Double) {
         tempo = rate
         soundtouch_setTempo(handle, Float(rate))
-        let short = rate < Self.shortSequenceBelow
-        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEQUENCE_MS), short ? 40 : 0)
-        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEEKWINDOW_MS), short ? 15 : 0)
+        let sequencing = Sequencing.forTempo(rate)
+        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEQUENCE_MS), sequencing.sequenceMs)
+        soundtouch_setSetting(handle, Int32(SLOMO_ST_SETTING_SEEKWINDOW_MS), sequencing.seekWindowMs)
     }
 
     /// Feeds the start pad (100 ms of silence) at the first push, so that the early start of
@@ -79,7 +96,8 @@ final class SoundTouchEngine: StretchEngine {
     private func start(into output: inout PlanarFIFO) {
         started = true
         let pad = sampleRate / 10
-        let early = tempo < 1 ? earlyPerStretch * Double(sampleRate) * (1 / tempo - 1) : 0
+        let early = (tempo < 1 ? Sequencing.forTempo(tempo).earlyPerStretch * (1 / tempo - 1) : tempo > 1 ? -Self.lateWhenFaster : 0)
+            * Double(sampleRate)
         startDelay = Int((Double(pad) / tempo - early).rounded())
         let zeros = AudioBuffer(channelCount: channelCount, frameCount: pad)
         feed(zeros, into: &output)

@@ -47,6 +47,8 @@ public final class Player: Sendable {
         case notice(String)
         /// The item played to its end (not sent when looping).
         case ended(PlaybackStatistics)
+        /// Playing stopped on an error (decoding, rendering); `run()` throws it too.
+        case failed(PlaybackError)
     }
 
     struct Control {
@@ -111,7 +113,12 @@ public final class Player: Sendable {
     /// Throws `PlaybackError` (`.noDisplay`, `.nothingToPlay`, `.failed`) and decoding errors.
     public func run() throws -> PlaybackStatistics {
         var session = try PlaybackSession(player: self)
-        return try session.run()
+        do {
+            return try session.run()
+        } catch {
+            send(.failed(error as? PlaybackError ?? PlaybackError(.failed, "\(error)")))
+            throw error
+        }
     }
 
     // MARK: For the session (`PlaybackSession`)

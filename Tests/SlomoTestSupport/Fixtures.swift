@@ -27,6 +27,9 @@ public enum Fixture: String, CaseIterable, Sendable {
     /// The `flashAndBeep` clip with flashes 1/30 s long: 8 white source frames from every
     /// t = k + 0.5 s, for constant-frame-rate sync tests.
     case longFlashAndBeep
+    /// The `flashAndBeep` clip with flashes 1/15 s long (16 white source frames from every
+    /// t = k + 0.5 s): at 2x a flash still spans two 60 Hz refreshes, so playback always shows it.
+    case wideFlashAndBeep
     /// 2 s, 160x120, 30 fps FFV1 (lossless) in .mov (exact 1/30 timestamps): an 8 px white bar on black moving 4 px a frame.
     case movingBar
     /// 10 s, 160x120, 60 fps H.264 of black with a white flash on frames 30–31 of every
@@ -47,7 +50,7 @@ public enum Fixture: String, CaseIterable, Sendable {
     /// File name extension of the fixture.
     var fileExtension: String {
         switch self {
-        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .flashAndBeep60, .minuteFlashAndBeep, .full1080p60, .gray720, .pq: "mov"
+        case .hfr240, .rotated, .hlg, .flashAndBeep, .longFlashAndBeep, .wideFlashAndBeep, .flashAndBeep60, .minuteFlashAndBeep, .full1080p60, .gray720, .pq: "mov"
         case .movingBar: "mov"
         case .audioOnly: "m4a"
         case .ntsc, .vfr, .videoOnly: "mp4"
@@ -98,6 +101,9 @@ public enum Fixture: String, CaseIterable, Sendable {
                 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
         case .longFlashAndBeep:
             return quiet + Self.flashAndBeep(rate: 240, flashWhen: "between(mod(n,240),120,127)") + x264
+                + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
+        case .wideFlashAndBeep:
+            return quiet + Self.flashAndBeep(rate: 240, flashWhen: "between(mod(n,240),120,135)") + x264
                 + ["-bf", "3", "-g", "240", "-c:a", "aac", "-b:a", "192k"]
         case .flashAndBeep60:
             return quiet + Self.flashAndBeep(rate: 60, flashWhen: "between(mod(n,60),30,31)") + x264
