@@ -25,6 +25,12 @@ final class ClipAudio {
     struct Opened {
         let reader: FrameReader
         let first: Frame
+        /// How far before a part's start decoding begins: more than the renderer reads before
+        /// a segment (its 8192-frame pre-roll, at most 1 s at 8 kHz and above), with room for
+        /// the decoder to settle after the seek. A player starts a part at every rate change,
+        /// so this is decoded each time (the renderer's whole 8 s look-behind took 40–80 ms).
+        static let seekMargin = MediaTime(value: 2, timescale: 1)
+
         /// The first frame's rate and layout, as planar float.
         var format: AudioFormat {
             let source = first.audioFormat
@@ -32,14 +38,12 @@ final class ClipAudio {
         }
 
         /// Opens `part`'s stream; nil for a silent part. A part that starts well into its
-        /// file seeks there first, keeping the renderer's whole look-behind before the start
-        /// decoded (the first frame says where decoding really starts).
+        /// file seeks to `seekMargin` before its start first (the first frame says where
+        /// decoding really starts).
         init?(_ part: AudioPart) throws {
             guard let stream = part.stream else { return nil }
             reader = try FrameReader(path: part.path, stream: stream)
-            let sampleRate = try MediaFile(path: part.path).streams.first { $0.index == stream }?.audio?.sampleRate ?? 48_000
-            let margin = MediaTime(value: Int64(AudioRenderer.maximumLookBehind(sampleRate: sampleRate)), timescale: Int64(sampleRate))
-            let target = part.origin + part.map.source.start - margin
+            let target = part.origin + part.map.source.start - Self.seekMargin
             if target > part.origin { try reader.demuxer.seek(to: target, stream: stream) }
             guard let first = try reader.next() else {
                 throw ExportError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")

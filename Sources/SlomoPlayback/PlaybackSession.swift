@@ -101,6 +101,7 @@ struct PlaybackSession {
             if control.quit { break }
             try apply(control)
             try checkFeeds()
+            noteUnderruns()
             let time = now()
             // A picture shows at the refresh nearest its time: due half a refresh ahead.
             if !paused { try presentDue(at: time + refresh / 2 * rate.value.doubleValue) }
@@ -113,7 +114,7 @@ struct PlaybackSession {
                 if player.options.loop {
                     seek(to: .zero)
                 } else {
-                    statistics.underruns = audio?.ring.underruns ?? 0
+                    noteUnderruns()
                     publish(at: time)
                     player.send(.ended(statistics))
                     break
@@ -123,7 +124,7 @@ struct PlaybackSession {
             let now = AudioRing.nanos()
             if nextRefresh > now { usleep(UInt32((nextRefresh - now) / 1000)) } else { nextRefresh = now }
         }
-        statistics.underruns = audio?.ring.underruns ?? 0
+        noteUnderruns()
         let audioFrames = stop()
         log?.write(PresentationLog.End(statistics: statistics, audioFrames: audioFrames))
         return statistics
@@ -178,6 +179,14 @@ struct PlaybackSession {
     private func isAtEnd(_ time: Double) -> Bool {
         let videoDone = videoFeed?.isFinished ?? true
         return videoDone && time >= item.duration.doubleSeconds - 0.001
+    }
+
+    /// Counts the device's underruns and logs each new one.
+    private mutating func noteUnderruns() {
+        let count = audio?.ring.underruns ?? 0
+        guard count > statistics.underruns else { return }
+        statistics.underruns = count
+        log?.write(PresentationLog.Underrun(wallTime: seconds(since: start), outputTime: now(), underruns: count))
     }
 
     private func checkFeeds() throws {

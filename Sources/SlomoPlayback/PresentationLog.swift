@@ -5,7 +5,8 @@ import SlomoCore
 /// `start` line (the audio device's sample rate, driver and latency), a `frame` line for every
 /// picture shown (its source time, output time, the wall-clock time it was presented, the
 /// device frame being heard then, and the counts so far), a `rate` line when the rate or the
-/// algorithm changes, and an `end` line with the totals and the frames handed to the device.
+/// algorithm changes, an `underrun` line when the sound device found nothing to play, and an
+/// `end` line with the totals and the frames handed to the device.
 final class PresentationLog {
     private let handle: FileHandle
     private let encoder = JSONEncoder()
@@ -57,6 +58,13 @@ final class PresentationLog {
         let outputTime: Double
         let rate: Double
         let algorithm: String
+    }
+
+    struct Underrun: Encodable {
+        let event = "underrun"
+        let wallTime: Double
+        let outputTime: Double
+        let underruns: Int
     }
 
     struct End: Encodable {

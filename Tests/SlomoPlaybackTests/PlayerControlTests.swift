@@ -66,7 +66,8 @@ struct PlayerControlTests {
     @Test func rateChangesTakeEffectWithin100msAndKeepSync() throws {
         let folder = try FixtureCache.shared.scratchFolder("player-rates")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let item = try PlayerItem(path: try Fixture.longFlashAndBeep.path)
+        // Flashes of 1/15 s: in the 2x part one still spans two refreshes.
+        let item = try PlayerItem(path: try Fixture.wideFlashAndBeep.path)
         let (player, log, heard) = Self.player(item, folder: folder)
         _ = try Self.drive(player) { player in
             Self.wait(player, until: 1.0); player.setRate(0.25)
@@ -78,16 +79,18 @@ struct PlayerControlTests {
         // the new rate, against when the change was applied.
         for change in probe.rateChanges {
             let before = probe.shown.filter { $0.wallTime > change.wallTime - 0.6 && $0.wallTime < change.wallTime - 0.02 }
-            let after = probe.shown.filter { $0.wallTime > change.wallTime + 0.2 && $0.wallTime < change.wallTime + 0.8 }
+            let after = probe.shown.filter { $0.wallTime > change.wallTime + 0.2 && $0.wallTime < change.wallTime + 1.5 }
             let (m1, b1) = Self.line(before), (m2, b2) = Self.line(after)
             let bend = (b2 - b1) / (m1 - m2)
             print(String(format: "player: rate %.2f → %.2f heard %.0f ms after the change (slopes %.3f, %.3f)",
                          m1, change.rate, (bend - change.wallTime) * 1000, m1, m2))
-            #expect(abs(m2 - change.rate) < 0.02 * change.rate)
+            // SDL's disk driver plays about 1.5 % fast (it sleeps 21 ms a 21.3 ms buffer), and pictures
+            // come in output-time steps of 1/240 s: the slope is held to 3 %.
+            #expect(abs(m2 - change.rate) < 0.03 * change.rate)
             #expect(bend - change.wallTime <= 0.100 && bend - change.wallTime > -0.02)
         }
         let flashes = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5]
-        let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 30)
+        let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 15)
         print("player, rate 1 → 0.25 → 2: picture − beep (ms) " + errors.map { String(format: "%.1f", $0.error * 1000) }.joined(separator: " "))
         #expect(errors.count == flashes.count)
         for (flash, error) in errors { #expect(abs(error) <= 1 / probe.refreshRate + probe.audioLatency, "flash \(flash) s") }
