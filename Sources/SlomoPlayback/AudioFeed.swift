@@ -29,11 +29,12 @@ final class AudioFeed: Sendable {
         var failure: Error?
     }
 
-    /// How far ahead of the device the feed renders: 80 ms. A change is heard once the queue
+    /// How far ahead of the device the feed renders: 70 ms. A change is heard once the queue
     /// has played, and the queue has to outlast the new stream's first block, which is
     /// rendered meanwhile (3 ms to open, 17 ms at 2x, up to 48 ms at 0.25x for the spectral
-    /// engine's pre-roll): with 60 ms an underrun followed one change in four.
-    static let lead = 0.080
+    /// engine's pre-roll): with 60 ms, 10 of them taken back for the crossfade, an underrun
+    /// followed one change in four.
+    static let lead = 0.070
     /// Crossfade at a change of rate or algorithm.
     static let crossfade = 0.010
 
@@ -148,12 +149,14 @@ final class AudioFeed: Sendable {
         }
 
         /// A stream with `settings` that continues where the queued audio ends, crossfaded
-        /// from this one's queued tail.
+        /// from this one's continuation (rendered now, so the queue keeps all it holds while
+        /// the new stream renders its first block).
         func changed(to settings: Settings, item: PlayerItem, ring: AudioRing) throws -> Stream {
             let fade = Int(AudioFeed.crossfade * Double(ring.sampleRate))
-            let (tail, start) = ring.takeBack(fade) ?? ([], nextItemTime)
-            let next = try Stream(item: item, start: MediaTime(value: Int64((start * 1e9).rounded()), timescale: 1_000_000_000), settings: settings, ring: ring)
-            let fresh = try next.next(max(tail.count / ring.channelCount, 1), channels: ring.channelCount) ?? []
+            let start = nextItemTime
+            let tail = try next(fade, channels: ring.channelCount) ?? []
+            let successor = try Stream(item: item, start: MediaTime(value: Int64((start * 1e9).rounded()), timescale: 1_000_000_000), settings: settings, ring: ring)
+            let fresh = try successor.next(max(tail.count / ring.channelCount, 1), channels: ring.channelCount) ?? []
             var mixed = fresh
             let frames = min(tail.count, fresh.count) / ring.channelCount
             for frame in 0..<frames {
@@ -163,8 +166,8 @@ final class AudioFeed: Sendable {
                     mixed[i] = tail[i] * (1 - gain) + fresh[i] * gain
                 }
             }
-            ring.append(mixed, itemTime: next.audio.startTime.doubleSeconds, itemPerFrame: next.itemPerFrame)
-            return next
+            ring.append(mixed, itemTime: successor.audio.startTime.doubleSeconds, itemPerFrame: successor.itemPerFrame)
+            return successor
         }
     }
 }

@@ -81,25 +81,6 @@ final class AudioRing: Sendable {
         }
     }
 
-    /// Removes the last `frames` queued frames (for a crossfade from them) and returns them,
-    /// with the item time of their first frame; fewer when fewer are queued beyond the block
-    /// the device is reading.
-    func takeBack(_ frames: Int) -> (samples: [Float], itemTime: Double)? {
-        state.withLock { state in
-            guard var last = state.blocks.last else { return nil }
-            let available = last.samples.count / channelCount - last.offset
-            let count = min(frames, available)
-            guard count > 0 else { return nil }
-            let cut = last.samples.count - count * channelCount
-            let taken = Array(last.samples[cut...])
-            last.samples.removeLast(count * channelCount)
-            let time = last.itemTime + Double(cut / channelCount) * last.itemPerFrame
-            if last.samples.count / channelCount == last.offset { state.blocks.removeLast() } else { state.blocks[state.blocks.count - 1] = last }
-            state.queuedFrames -= count
-            return (taken, time)
-        }
-    }
-
     /// Forgets everything queued; item time holds at `time` until new frames play.
     func flush(holding time: Double) {
         state.withLock {
