@@ -29,12 +29,11 @@ final class AudioFeed: Sendable {
         var failure: Error?
     }
 
-    /// How far ahead of the device the feed renders: 70 ms. A change is heard once the queue
+    /// How far ahead of the device the feed renders: 80 ms. A change is heard once the queue
     /// has played, and the queue has to outlast the new stream's first block, which is
     /// rendered meanwhile (3 ms to open, 17 ms at 2x, up to 48 ms at 0.25x for the spectral
-    /// engine's pre-roll): with 60 ms, 10 of them taken back for the crossfade, an underrun
-    /// followed one change in four.
-    static let lead = 0.070
+    /// engine's pre-roll, more on a busy machine): with 60 and 70 ms, CI saw a change run dry.
+    static let lead = 0.080
     /// Crossfade at a change of rate or algorithm.
     static let crossfade = 0.010
 
