@@ -169,7 +169,7 @@ public struct TimeMap: Hashable, Sendable {
 
 extension TimeMap.Shape {
     /// 1/rate where the segment starts.
-    var startStretch: Rational {
+    public var startStretch: Rational {
         switch self {
         case .constant(let rate): return rate.stretch
         case .ramp(let from, _): return from.stretch
@@ -177,7 +177,7 @@ extension TimeMap.Shape {
     }
 
     /// 1/rate where the segment ends.
-    var endStretch: Rational {
+    public var endStretch: Rational {
         switch self {
         case .constant(let rate): return rate.stretch
         case .ramp(_, let to): return to.stretch

@@ -73,7 +73,7 @@ struct ConstantFrameRateExport {
         try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         // Each clip's audio through its own map, joined end to end; source time 0 is where its video starts.
         let audioTracks = try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in
-            (file, entry.map, file.videoStream?.startTime ?? file.startTime ?? .zero)
+            (file, entry.map, file.clipOrigin)
         }, settings: session.settings, muxer: muxer)
         muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
         try muxer.writeHeader()

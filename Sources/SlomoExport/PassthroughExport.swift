@@ -25,7 +25,7 @@ struct PassthroughExport {
             throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
         }
         videoReader.select(streams: [video.index])
-        let origin = video.startTime ?? file.startTime ?? .zero
+        let origin = file.clipOrigin
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let videoOut = try muxer.addStream(copying: video.index, of: videoReader)

@@ -22,14 +22,15 @@ public final class PlaybackAudio {
 
     /// Throws `ExportError(.noAudio)` when no clip has audio, `AudioError` when a segment's
     /// rate times `rate` is outside `algorithm`'s range, and the errors of the files.
-    public init(_ map: CompositionMap, from start: MediaTime, rate: Rate, algorithm: TimePitchAlgorithm,
+    /// `files` are the clips' files, in clip order.
+    public init(_ map: CompositionMap, files: [MediaFile], from start: MediaTime, rate: Rate, algorithm: TimePitchAlgorithm,
                 spectralEngine: SpectralEngine) throws {
-        let first = map.entries.lastIndex { $0.map.output.start <= start } ?? 0
-        let parts = try map.entries[first...].enumerated().map { offset, entry in
-            let file = try MediaFile(path: entry.clip.source)
-            let played = offset == 0 ? try entry.map.trimmed(fromOutput: start) : entry.map
+        let first = map.source(atOutput: start).clip
+        let parts = try zip(map.entries, files).enumerated().dropFirst(first).map { index, clip in
+            let (entry, file) = clip
+            let played = index == first ? try entry.map.trimmed(fromOutput: start) : entry.map
             return AudioPart(path: file.path, stream: file.audioStreams.first?.index, map: try played.scaled(by: rate),
-                             origin: file.videoStream?.startTime ?? file.startTime ?? .zero)
+                             origin: file.clipOrigin)
         }
         // One piece at a time: playing needs real time only, and pieces rendered ahead in bursts
         // on every core starved the sound device and the screen.

@@ -70,7 +70,7 @@ struct SourceFrameStage {
             throw ExportError(.noVideo, "\(clip.path): has no video stream")
         }
         demuxer.select(streams: [video.index])
-        let origin = video.startTime ?? demuxer.file.startTime ?? .zero
+        let origin = demuxer.file.clipOrigin
         if clip.range.start > .zero { try demuxer.seek(to: clip.range.start + origin, stream: video.index) }
         let decoder = try Decoder(demuxer: demuxer, stream: video.index, threads: Self.decoderThreads)
         let intraOnly = decoder.isIntraOnly

@@ -11,6 +11,10 @@ extension MediaFile {
         return declared.map { MediaTime.min($0, readable) } ?? readable
     }
 
+    /// Where a clip's source time 0 lies in the file: where its video starts (else where the
+    /// file starts). Sections, time maps and audio renders all count from here.
+    public var clipOrigin: MediaTime { videoStream?.startTime ?? startTime ?? .zero }
+
     /// The source frame rate section edges snap to: the video's nominal rate.
     public var clipFrameRate: Rational? { videoStream?.video?.nominalFrameRate }
 

@@ -14,7 +14,7 @@ extension SourceFrameTimes {
             guard packet.streamIndex == video.index, let pts = packet.pts ?? packet.dts else { continue }
             ticks.append(pts)
         }
-        let origin = video.startTime ?? file.startTime ?? .zero
+        let origin = file.clipOrigin
         let times = SourceFrameTimes(
             times: ticks.map { MediaTime(ticks: $0, timeBase: video.timeBase) - origin },
             isVariableFrameRate: FrameTiming(presentationTimestamps: ticks, timeBase: video.timeBase).isVariableFrameRate)

@@ -38,8 +38,8 @@ final class AudioDevice {
                 ring.render(into: $0, frames: frames)
             }
         }
-        var obtained = SDL_AudioSpec()
-        let id = SDL_OpenAudioDevice(nil, 0, &desired, &obtained, 0)
+        // No changes allowed: SDL converts to whatever the hardware wants.
+        let id = SDL_OpenAudioDevice(nil, 0, &desired, nil, 0)
         guard id != 0 else {
             context.release()
             throw PlaybackError(.noSoundDevice, "no sound device: \(SDL.lastError)")

@@ -118,7 +118,7 @@ final class AudioFeed: Sendable {
         private var delivered = 0
 
         init(item: PlayerItem, start: MediaTime, settings: Settings, ring: AudioRing) throws {
-            audio = try PlaybackAudio(item.map, from: start, rate: settings.rate, algorithm: settings.algorithm,
+            audio = try PlaybackAudio(item.map, files: item.files, from: start, rate: settings.rate, algorithm: settings.algorithm,
                                       spectralEngine: settings.spectralEngine)
             guard audio.sampleRate == ring.sampleRate else {
                 throw PlaybackError(.failed, "a clip's audio is at \(audio.sampleRate) Hz, the first at \(ring.sampleRate) Hz; "

@@ -98,7 +98,7 @@ final class AudioRing: Sendable {
     /// Pauses (the device plays silence, item time holds where it is heard) or resumes.
     func setPaused(_ paused: Bool) {
         state.withLock {
-            if paused { $0.heldTime = Self.itemTime($0, now: Self.nanos(), sampleRate: sampleRate, latency: latencyFrames) }
+            if paused { $0.heldTime = Self.itemTime($0, now: MonotonicClock.nanoseconds(), sampleRate: sampleRate, latency: latencyFrames) }
             $0.paused = paused
         }
     }
@@ -106,7 +106,7 @@ final class AudioRing: Sendable {
     /// The item time being heard now, and the device frame being heard.
     func now() -> (itemTime: Double, deviceFrame: Int) {
         state.withLock { state in
-            let nanos = Self.nanos()
+            let nanos = MonotonicClock.nanoseconds()
             return (Self.itemTime(state, now: nanos, sampleRate: sampleRate, latency: latencyFrames),
                     Self.audibleFrame(state, now: nanos, sampleRate: sampleRate, latency: latencyFrames))
         }
@@ -148,7 +148,7 @@ final class AudioRing: Sendable {
             }
             state.lastCallbackStart = state.deviceFrames
             state.deviceFrames += frames
-            state.lastCallbackNanos = Self.nanos()
+            state.lastCallbackNanos = MonotonicClock.nanoseconds()
             if state.anchors.count > 64 { state.anchors.removeFirst(state.anchors.count - 64) }
         }
     }
@@ -167,11 +167,5 @@ final class AudioRing: Sendable {
         }
         if frame < anchor.deviceFrame { return anchor.itemTime }
         return anchor.itemTime(at: frame)
-    }
-
-    static func nanos() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 }

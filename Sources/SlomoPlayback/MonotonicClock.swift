@@ -1,3 +1,5 @@
+import Glibc
+
 /// The clock that drives pictures when there is no sound: item time moving at the player's
 /// rate on CLOCK_MONOTONIC, held while paused.
 struct MonotonicClock {
@@ -6,19 +8,27 @@ struct MonotonicClock {
     private var rate: Double
     private var paused = true
 
+    /// CLOCK_MONOTONIC in nanoseconds: the one time source of playback (wall-clock times in
+    /// the presentation log, refresh pacing, the sound device's callbacks).
+    static func nanoseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+
     init(time: Double, rate: Double) {
         baseTime = time
         self.rate = rate
-        baseNanos = AudioRing.nanos()
+        baseNanos = MonotonicClock.nanoseconds()
     }
 
     func time() -> Double {
-        paused ? baseTime : baseTime + Double(AudioRing.nanos() - baseNanos) * 1e-9 * rate
+        paused ? baseTime : baseTime + Double(MonotonicClock.nanoseconds() - baseNanos) * 1e-9 * rate
     }
 
     mutating func set(_ time: Double) {
         baseTime = time
-        baseNanos = AudioRing.nanos()
+        baseNanos = MonotonicClock.nanoseconds()
     }
 
     mutating func rebase(rate: Double) {

@@ -30,7 +30,7 @@ struct PlaybackSession {
     /// shows for `statusSeconds` after it.
     var lastCommand = -Double.infinity
     static let statusSeconds = 3.0
-    let start = AudioRing.nanos()
+    let start = MonotonicClock.nanoseconds()
 
     init(player: Player) throws {
         self.player = player
@@ -45,7 +45,7 @@ struct PlaybackSession {
         if options.video, let video = item.video {
             window = try VideoWindow(video: video, title: options.title, fullscreen: options.fullscreen)
         }
-        if options.audio, item.hasAudio, let format = Self.audioFormat(of: item) {
+        if options.audio, let format = item.audioFormat {
             do {
                 audio = try AudioDevice(sampleRate: format.sampleRate, channelCount: format.channels,
                                         startTime: startTime.doubleSeconds)
@@ -65,19 +65,14 @@ struct PlaybackSession {
         if let audio {
             audioFeed = AudioFeed(item: item, ring: audio.ring, start: startTime, settings: settings)
         }
-        if window != nil { videoFeed = VideoFeed(item: item, start: startTime) }
+        if window != nil {
+            videoFeed = VideoFeed(item: item, start: startTime)
+            sizeVideoFeed()
+        }
         log?.write(PresentationLog.Start(sampleRate: audio?.ring.sampleRate, audioDriver: audio?.driver,
                                          audioLatency: audio?.latency, videoDriver: window?.driver,
                                          refreshRate: window?.refreshRate, rate: rate.value.doubleValue,
                                          algorithm: algorithm.rawValue))
-    }
-
-    /// The first audible stream's sample rate and channel count.
-    private static func audioFormat(of item: PlayerItem) -> (sampleRate: Int, channels: Int)? {
-        for file in item.files {
-            if let audio = file.audioStreams.first?.audio { return (audio.sampleRate, audio.channels) }
-        }
-        return nil
     }
 
     var settings: AudioFeed.Settings {
@@ -94,7 +89,7 @@ struct PlaybackSession {
         }
         if !paused { setPaused(false) }
         let refresh = 1 / (window?.refreshRate ?? 100)
-        var nextRefresh = AudioRing.nanos()
+        var nextRefresh = MonotonicClock.nanoseconds()
         while true {
             try pollEvents()
             let control = player.takeControl()
@@ -121,7 +116,7 @@ struct PlaybackSession {
                 }
             }
             nextRefresh += UInt64(refresh * 1e9)
-            let now = AudioRing.nanos()
+            let now = MonotonicClock.nanoseconds()
             if nextRefresh > now { usleep(UInt32((nextRefresh - now) / 1000)) } else { nextRefresh = now }
         }
         noteUnderruns()
@@ -146,16 +141,13 @@ struct PlaybackSession {
     /// Shows the latest picture due at `time`; counts the ones it passes over.
     private mutating func presentDue(at seconds: Double) throws {
         guard let window, let feed = videoFeed else { return }
-        if let fps = item.files[current?.clip ?? 0].videoStream?.video?.averageFrameRate {
-            feed.setPicturesPerRefresh(fps.doubleValue * rate.value.doubleValue / window.refreshRate)
-        }
         let time = MediaTime(value: Int64((seconds * 1e9).rounded(.down)), timescale: 1_000_000_000)
         statistics.slots += 1
         let (latest, superseded) = feed.takeDue(at: time)
-        for passed in superseded {
-            if let previous = previousRefresh, passed <= previous { statistics.dropped += 1 } else { statistics.skipped += 1 }
-        }
-        if let previous = previousRefresh, superseded.contains(where: { $0 <= previous }) { lastLate = seconds }
+        let late = previousRefresh.map { previous in superseded.filter { $0 <= previous }.count } ?? 0
+        statistics.dropped += late
+        statistics.skipped += superseded.count - late
+        if late > 0 { lastLate = seconds }
         feed.setBehind(seconds - lastLate < 1 && lastLate > 0)
         previousRefresh = time
         if let latest {
@@ -167,13 +159,23 @@ struct PlaybackSession {
     private mutating func show(_ picture: Picture, in window: VideoWindow) throws {
         try window.show(picture.frame)
         statistics.shown += 1
+        let clipChanged = picture.clip != current?.clip
         current = picture
+        if clipChanged { sizeVideoFeed() }
         let heard = audio?.ring.now()
         log?.write(PresentationLog.Shown(clip: picture.clip, sourceTime: picture.sourceTime.doubleSeconds,
                                          outputTime: picture.itemTime.doubleSeconds,
                                          wallTime: seconds(since: start), audioFrame: heard?.deviceFrame,
                                          rate: rate.value.doubleValue, dropped: statistics.dropped,
                                          skipped: statistics.skipped))
+    }
+
+    /// Gives the decode queue room for two refreshes' worth of pictures of the clip on screen
+    /// at the player's rate (after a new feed, a rate change or a new clip).
+    private func sizeVideoFeed() {
+        guard let window, let feed = videoFeed,
+              let fps = item.files[current?.clip ?? 0].videoStream?.video?.averageFrameRate else { return }
+        feed.setPicturesPerRefresh(fps.doubleValue * rate.value.doubleValue / window.refreshRate)
     }
 
     private func isAtEnd(_ time: Double) -> Bool {
@@ -255,6 +257,7 @@ struct PlaybackSession {
         rate = newRate
         algorithm = newAlgorithm
         audioFeed?.change(settings)
+        sizeVideoFeed()
         log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: now(),
                                               rate: rate.value.doubleValue, algorithm: algorithm.rawValue))
     }
@@ -275,6 +278,7 @@ struct PlaybackSession {
         guard window != nil else { return }
         videoFeed?.stop()
         videoFeed = VideoFeed(item: item, start: time)
+        sizeVideoFeed()
         if let first = videoFeed?.takeNext(timeout: 5), let window {
             try? show(first, in: window)
         }
@@ -319,5 +323,5 @@ struct PlaybackSession {
         player.send(.time(status))
     }
 
-    private func seconds(since start: UInt64) -> Double { Double(AudioRing.nanos() - start) * 1e-9 }
+    private func seconds(since start: UInt64) -> Double { Double(MonotonicClock.nanoseconds() - start) * 1e-9 }
 }

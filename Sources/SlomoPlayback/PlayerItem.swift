@@ -31,19 +31,16 @@ public struct PlayerItem: Sendable {
     /// The first clip's picture (size, rotation, colour), nil without video.
     public var video: VideoInfo? { files.first?.videoStream?.video }
 
-    /// Where a clip's source time 0 lies in its file: where its video starts.
-    func origin(ofClip index: Int) -> MediaTime {
-        files[index].videoStream?.startTime ?? files[index].startTime ?? .zero
+    /// The first audible stream's sample rate and channel count, nil without audio.
+    var audioFormat: (sampleRate: Int, channels: Int)? {
+        files.lazy.compactMap { $0.audioStreams.first?.audio }.first.map { ($0.sampleRate, $0.channels) }
     }
 
     /// The slowest and fastest rates of the item's segments, for the range of player rates
     /// an audio algorithm can follow.
     var segmentRates: ClosedRange<Double> {
-        let rates = map.entries.flatMap(\.map.segments).flatMap { segment -> [Double] in
-            switch segment.shape {
-            case .constant(let rate): return [rate.value.doubleValue]
-            case .ramp(let from, let to): return [from.value.doubleValue, to.value.doubleValue]
-            }
+        let rates = map.entries.flatMap(\.map.segments).flatMap { segment in
+            [segment.shape.startStretch, segment.shape.endStretch].map { $0.reciprocal.doubleValue }
         }
         return (rates.min() ?? 1)...(rates.max() ?? 1)
     }

@@ -130,7 +130,7 @@ final class VideoFeed: Sendable {
         guard let video = file.videoStream else { return }
         let demuxer = try Demuxer(path: file.path)
         demuxer.select(streams: [video.index])
-        let origin = item.origin(ofClip: index)
+        let origin = file.clipOrigin
         if from > .zero { try demuxer.seek(to: from + origin, stream: video.index) }
         let decoder = try Decoder(demuxer: demuxer, stream: video.index, threads: 2)
         var held: Picture?
