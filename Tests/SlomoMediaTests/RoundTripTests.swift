@@ -138,17 +138,22 @@ import Testing
         let missing = try #require(throws: MediaError.self) { try Muxer(path: folder.path + "/nope/out.mov") }
         #expect(missing.kind == .outputFolderMissing)
 
-        // Dropped unfinished: the temporary file goes, the existing file stays as it was.
-        var temporary = ""
+        // Dropped unfinished: the temporary file goes, the existing file stays as it was. The
+        // temporary is an unnamed file reached through /proc/self/fd/N (a descriptor number
+        // that a test running alongside may reuse at once), or a named partial in the folder;
+        // so what is checked is the file it resolved to, not the path.
+        var temporaryFile = ""
         do {
             let muxer = try Muxer(path: existing, overwrite: true)
             let demuxer = try Demuxer(path: try Fixture.videoOnly.path)
             try muxer.addStream(copying: 0, of: demuxer)
             try muxer.writeHeader()
-            temporary = muxer.temporaryPath
-            #expect(FileManager.default.fileExists(atPath: temporary))
+            temporaryFile = Self.resolvedPath(muxer.temporaryPath)
+            #expect(FileManager.default.fileExists(atPath: muxer.temporaryPath))
+            withExtendedLifetime(muxer) {}
         }
-        #expect(!FileManager.default.fileExists(atPath: temporary))
+        #expect(!Self.filesOpenInThisProcess().contains(temporaryFile), "\(temporaryFile) is still open")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["taken.mov"])
         #expect(try String(contentsOfFile: existing, encoding: .utf8) == "keep me")
     }
 
@@ -170,5 +175,17 @@ import Testing
         }
         #expect(counters.packets == 0)
         #expect(counters.frames == 0)
+    }
+
+    /// Where a path leads: the target of a /proc/self/fd link ("/folder/#123 (deleted)" for an
+    /// unnamed file), else the path itself.
+    static func resolvedPath(_ path: String) -> String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) ?? path
+    }
+
+    /// What every descriptor of this process leads to.
+    static func filesOpenInThisProcess() -> Set<String> {
+        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return Set(descriptors.map { resolvedPath("/proc/self/fd/\($0)") })
     }
 }
