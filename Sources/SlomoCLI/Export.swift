@@ -71,7 +71,8 @@ struct Export: ParsableCommand {
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: script.audio),
                                       spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: script.audioCodec),
-                                      overwrite: outputOptions.overwrite, strict: outputOptions.strict)
+                                      overwrite: outputOptions.overwrite, strict: outputOptions.strict,
+                                      verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
         if outputOptions.dryRun {

@@ -5,7 +5,8 @@ import SlomoExport
 import SlomoInterchange
 import SlomoMedia
 
-/// `-o`, `--overwrite`, `--dry-run`: where an export goes. Shared by `retime` and `export`.
+/// `-o`, `--overwrite`, `--timeline`, `--strict`, `--verify`, `--dry-run`: where an export goes
+/// and what it makes of a damaged input. Shared by `retime` and `export`.
 struct OutputOptions: ParsableArguments {
     @Option(name: .shortAndLong, help: "Output movie (.mov or .mp4; .mkv for ffv1). Default: beside the input, named INPUT-slomo.EXT.",
             completion: .file(extensions: ["mov", "mp4", "m4v", "mkv"]))
@@ -18,8 +19,15 @@ struct OutputOptions: ParsableArguments {
                                valueName: "file"), completion: .file(extensions: TimelineFormat.allCases.map(\.rawValue)))
     var timeline: String?
 
-    @Flag(help: "Refuse a damaged input (a truncated file) instead of exporting what can be read: exit 1, nothing written.")
+    @Flag(help: "Refuse a damaged input (truncated, broken structure, data that does not decode) instead of exporting what can be read: exit 1, nothing written.")
     var strict = false
+
+    @Flag(inversion: .prefixedNo, help: ArgumentHelp("""
+        Decode the video passthrough copies, to find damage in the media data (a flipped byte, a zeroed chunk) that only \
+        decoding sees; the video is still copied bit for bit. --no-verify copies at full speed and finds only damage \
+        in the file's structure. A --cfr export reports what its own decoding meets either way.
+        """))
+    var verify = true
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, output frames, frame choice) and write nothing.")
     var dryRun = false

@@ -13,9 +13,15 @@ struct Inspect: ParsableCommand {
             Frame rates are exact fractions (30000/1001, not 29.97). With --frames, every packet \
             is read to measure the real frame intervals and tell variable-frame-rate video apart.
 
+            Damage is shown as "damaged" rows (JSON: "damage"): a truncated file and a broken \
+            container structure are found on opening; with --verify every audio and video packet \
+            is decoded too, to find damaged media data ("video: 12 packets could not be decoded \
+            cleanly between 2.10 s and 2.40 s").
+
             Examples:
               slomo inspect clip.mov
               slomo inspect clip.mov --frames
+              slomo inspect clip.mov --verify
               slomo inspect IMG_0001.MOV    # with its .AAE sidecar: slow-motion regions
               slomo inspect clip.mov --json | jq '.streams[0].video.nominalFrameRate'
               slomo inspect a.mov b.mov c.mp4 --json | jq '.[].duration'
@@ -44,6 +50,9 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Read every packet to measure frame intervals and detect variable frame rate.")
     var frames = false
 
+    @Flag(help: "Decode every audio and video packet to find damage in the media data (takes as long as decoding the file).")
+    var verify = false
+
     @OptionGroup var plot: PlotOptions
 
     func validate() throws {
@@ -59,7 +68,7 @@ struct Inspect: ParsableCommand {
         var failures: [Error] = []
         for file in files {
             do {
-                reports.append(try MediaFile.inspect(path: file, measureFrames: frames || plotFile != nil))
+                reports.append(try MediaFile.inspect(path: file, measureFrames: frames || plotFile != nil, verify: verify))
             } catch {
                 guard files.count > 1 else { throw error }
                 FileHandle.standardError.write(Data("Error: \(error)\n".utf8))

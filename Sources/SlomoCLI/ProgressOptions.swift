@@ -11,7 +11,7 @@ struct ProgressOptions: ParsableArguments {
     @Option(help: "Progress on stderr: a bar (default when stderr is a terminal), one JSON object a line, or none.")
     var progress: Style?
 
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    @Flag(name: .shortAndLong, help: "Print nothing but errors and damage found in the inputs.")
     var quiet = false
 
     /// The style in effect: `--quiet` wins, then `--progress`, then a bar on terminals only.
@@ -88,15 +88,15 @@ final class ProgressPrinter {
 
     /// Runs an export and reports it: with JSON a `start` event, the progress lines, each
     /// warning and `done`, or `error` when it fails; otherwise the bar, then each warning as a
-    /// `warning: …` line (unless `quiet`).
+    /// `warning: …` line (unless `quiet`, which still says what was found damaged).
     func report(output: String, quiet: Bool, _ run: ((ExportProgress) -> Void) throws -> ExportResult) throws -> ExportResult {
         if style == .json { emit(event("start", path: output)) }
         do {
             let result = try run(callAsFunction)
-            for warning in result.warnings {
+            for warning in result.damage + (quiet ? [] : result.warnings) {
                 if style == .json {
                     emit(event("warning", message: warning))
-                } else if !quiet {
+                } else {
                     write("warning: \(warning)\n")
                 }
             }

@@ -88,7 +88,8 @@ struct Retime: ParsableCommand {
         }
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(),
-                                      audioCodec: audioCodec, overwrite: outputOptions.overwrite, strict: outputOptions.strict)
+                                      audioCodec: audioCodec, overwrite: outputOptions.overwrite, strict: outputOptions.strict,
+                                      verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: settings.mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
         if outputOptions.dryRun {

@@ -51,6 +51,6 @@ struct AudioOnlyExport {
         _ = try writer.write(video: { nil }, videoStream: 0, audio: [track], progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
                             videoFrames: 0, audioTracks: 1, nudgedPackets: 0,
-                            warnings: track.warnings)
+                            warnings: track.warnings, damage: writer.damage.all)
     }
 }

@@ -111,6 +111,10 @@ final class AudioTrackExport {
         return "audio: resampled from \(audio.sourceSampleRate) Hz to \(format.sampleRate) Hz, a rate \(codec) can encode"
     }
 
+    /// What decoding the track's sources met damaged, with the file it is in; complete once
+    /// `nextPacket()` returned nil.
+    var damage: [(source: String, damage: Damage)] { audio.damage }
+
     /// The track's warnings for `ExportResult`: resampling, then clipping.
     var warnings: [String] { [resamplingWarning, clippingWarning].compactMap { $0 } }
 

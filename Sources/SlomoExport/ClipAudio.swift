@@ -17,7 +17,9 @@ struct AudioPart {
 /// decoded, converted (sample rate, layout) and rendered through the clip's map by
 /// `AudioRenderer`, or silence. Either way it yields exactly `frameCount` frames: the samples
 /// between the map's output start and end, each rounded to the track's sample grid, so parts
-/// placed end to end neither overlap nor leave gaps.
+/// placed end to end neither overlap nor leave gaps. Where the stream's timestamps jump ahead
+/// (a packet lost or rejected as damaged), silence fills the gap, so that what follows stays
+/// in sync.
 final class ClipAudio {
     /// The decoder of a part's stream with its first frame read: that frame says what the
     /// decoder really produces (a WAV's layout may be only a channel count) and where the
@@ -54,8 +56,20 @@ final class ClipAudio {
 
     let frameCount: Int
     let channelCount: Int
+    /// The file the part comes from.
+    let source: String
     private let renderer: AudioRenderer?
+    private let reader: FrameReader?
     private var delivered = 0
+
+    /// The longest jump ahead in the stream's timestamps that is filled with silence; a longer
+    /// one is a timestamp discontinuity, not lost audio, and is played through.
+    static let longestGap = MediaTime(value: 10, timescale: 1)
+    /// Jumps up to this long are rounding of the timestamps (Matroska counts milliseconds).
+    static let timestampJitter = MediaTime(value: 1, timescale: 1000)
+
+    /// What decoding the part met damaged so far; nil when everything decoded cleanly.
+    var damage: Damage? { reader?.damage }
 
     /// `part` rendered at `format`'s sample rate and layout (`opened` is its opened stream, nil
     /// for silence) with `algorithm` (and `spectralEngine` for spectral segments), `parallelism`
@@ -66,15 +80,27 @@ final class ClipAudio {
         frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
                          - part.map.output.start.ticks(in: grid, rounding: .nearest))
         channelCount = format.channelCount
+        source = part.path
         guard let opened else {
             renderer = nil
+            reader = nil
             return
         }
         let convert = try Resampler(from: opened.first.audioFormat, to: format)
         var queued: Frame? = opened.first
         let reader = opened.reader
+        self.reader = reader
+        var expected: MediaTime?    // where the next frame starts if none is missing
         let pull: () throws -> AudioBuffer? = {
             while let frame = try queued.take() ?? reader.next() {
+                if let start = frame.presentationTime, let gap = expected.map({ start - $0 }),
+                   gap > Self.timestampJitter, gap <= Self.longestGap {
+                    expected = start
+                    queued = frame
+                    let grid = Rational(1, Int64(format.sampleRate))
+                    return AudioBuffer(channelCount: format.channelCount, frameCount: Int(try gap.ticks(in: grid, rounding: .nearest)))
+                }
+                expected = frame.presentationTime.map { $0 + MediaTime(value: Int64(frame.sampleCount), timescale: Int64(frame.sampleRate)) }
                 let converted = try convert.convert(frame)
                 if converted.sampleCount > 0 { return AudioBuffer(planar: converted.floatChannels()) }
             }

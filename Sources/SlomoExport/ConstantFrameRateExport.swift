@@ -39,6 +39,7 @@ struct ConstantFrameRateExport {
             throw ExportError(.invalidPlan, "\(entry.clip.source): mixes HDR and SDR clips in one export; convert them to one kind first")
         }
         let warnings = ExportWarnings()
+        let damage = ExportWarnings()
         let schedules = try zip(files, map.entries).map { file, entry in
             var schedule = try SlotSchedule(map: entry.map, frameRate: frameRate, sourceFrameRate: entry.clip.frameRate,
                                             frameTimes: try SourceFrameTimes.of(file), defaultChoice: settings.frames)
@@ -96,7 +97,7 @@ struct ConstantFrameRateExport {
         }
         let decode = SourceFrameStage(clips: zip(map.entries, schedules).map { entry, schedule in
             SourceFrameStage.Clip(path: entry.clip.source, range: entry.clip.range, schedule: schedule)
-        }, output: sourceFrames, statistics: session.decodeStatistics)
+        }, output: sourceFrames, statistics: session.decodeStatistics, session: session, damage: damage)
         // Later clips fit the first one's frame, letterboxed (`fit` would change the frame size).
         let frame = OutputSettings.Size(width: picture.width, height: picture.height)
         let later: OutputSettings.Scaling = settings.size == nil || settings.scaling == .fit ? .aspect : settings.scaling
@@ -123,7 +124,7 @@ struct ConstantFrameRateExport {
         var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
         if choices.contains(.interpolate) { phase = "interpolating (optical flow, \(settings.interpolation.rawValue)), " + phase }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
-                                       phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings))
+                                       phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings), damage: damage)
         let frames: Int
         do {
             frames = try writer.write(video: { try packets.pop() }, videoStream: videoOut, audio: audioTracks, progress: report)
@@ -135,7 +136,7 @@ struct ConstantFrameRateExport {
         for thread in threads { if let error = thread.join() { throw error } }
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
                             audioTracks: audioTracks.count, nudgedPackets: 0,
-                            warnings: warnings.all + audioTracks.flatMap(\.warnings))
+                            warnings: warnings.all + audioTracks.flatMap(\.warnings), damage: damage.all)
     }
 
     /// Opens the video encoder; a refusal names the codec option.

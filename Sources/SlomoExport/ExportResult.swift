@@ -16,4 +16,9 @@ public struct ExportResult: Sendable, Hashable {
     /// Fallbacks taken without failing, one line each (e.g. "clip.mov: interpolate: blending
     /// instead, …" for a picture format optical flow does not take). Empty when none.
     public var warnings: [String] = []
+    /// What decoding found damaged in the sources, one line each ("clip.mov: video: 3 packets
+    /// could not be decoded cleanly between 2.10 s and 2.40 s (file damaged?)"). Damage found by
+    /// opening a source is its `MediaFile.damage`. Empty when none (or with `strict`, which
+    /// refuses a damaged source instead).
+    public var damage: [String] = []
 }

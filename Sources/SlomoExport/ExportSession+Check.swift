@@ -43,4 +43,12 @@ extension ExportSession {
             }
         }
     }
+
+    /// Takes what decoding `source` found damaged: an error in strict mode (so nothing is
+    /// written), else a line of the result's `damage`.
+    func found(_ damage: Damage, in source: String, keptIn log: ExportWarnings) throws {
+        let line = "\(source): \(damage.message)"
+        if settings.strict { throw ExportError(.damagedInput, line + "; refused in strict mode") }
+        log.add(line)
+    }
 }

@@ -20,18 +20,24 @@ public struct ExportSettings: Sendable, Hashable {
     public var audioCodec: AudioCodec
     /// Replace an existing output file.
     public var overwrite: Bool
-    /// Refuse a damaged source (`MediaFile.damage`: a truncated file) instead of exporting
-    /// what can be read of it.
+    /// Refuse a damaged source (`MediaFile.damage`: a truncated file; or media data that does
+    /// not decode cleanly) instead of exporting what can be read of it.
     public var strict: Bool
+    /// Decode the video that passthrough copies, to find damage in the media data (a flipped
+    /// byte, a zeroed chunk) that nothing short of decoding sees. The video is still copied
+    /// bit for bit; the cost is the decoding time. A constant-frame-rate export reports what
+    /// its own decoding meets either way.
+    public var verify: Bool
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false) {
+                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = true) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
         self.spectralEngine = spectralEngine
         self.audioCodec = audioCodec
         self.overwrite = overwrite
         self.strict = strict
+        self.verify = verify
     }
 }

@@ -1,7 +1,8 @@
 import Synchronization
 
-/// Messages about fallbacks an export took without failing (e.g. blending where optical-flow
-/// interpolation cannot take the pictures), collected from its threads for `ExportResult`.
+/// Messages collected from an export's threads for `ExportResult`: fallbacks it took without
+/// failing (e.g. blending where optical-flow interpolation cannot take the pictures), or
+/// damage its decoders found.
 /// Each distinct message is kept once, in the order first reported.
 final class ExportWarnings: Sendable {
     private let messages = Mutex<[String]>([])

@@ -12,6 +12,8 @@ struct InterleavedWriter {
     let duration: MediaTime
     /// What progress says is happening.
     let phase: String
+    /// What the export's decoders found damaged in the sources, for `ExportResult.damage`.
+    var damage = ExportWarnings()
 
     /// Container tags that still describe a retimed movie.
     static let keptTags: Set<String> = ["creation_time", "title", "artist", "comment", "location", "location-eng",
@@ -51,7 +53,9 @@ struct InterleavedWriter {
     /// Writes every packet of `nextVideo` (output-time packets of stream `videoStream`, nil at
     /// the end) and of the audio tracks, interleaved by decoding time, then finishes the file.
     /// Audio renders and encodes on one thread per track, ahead of the muxer by a bounded queue.
-    /// On any error or cancellation the audio threads are stopped and the file is abandoned.
+    /// Damage the audio decoders met is taken before the file is finished (refused in strict
+    /// mode, else kept in `damage`). On any error or cancellation the audio threads are stopped
+    /// and the file is abandoned.
     /// Returns the number of video packets written.
     func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [AudioTrackExport],
                progress report: (ExportProgress) -> Void) throws -> Int {
@@ -92,6 +96,9 @@ struct InterleavedWriter {
                 }
             }
             for thread in threads { if let error = thread.join() { throw error } }
+            for track in tracks {
+                for (source, found) in track.damage { try session.found(found, in: source, keptIn: damage) }
+            }
             try muxer.finish()
         } catch {
             for queue in queues { queue.fail(error) }

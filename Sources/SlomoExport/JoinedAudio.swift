@@ -24,6 +24,8 @@ final class JoinedAudio {
     private let fadeFrames: Int
     /// Parts finished so far.
     private var finishedParts = 0
+    /// What decoding the finished parts met damaged, with the file it is in.
+    private(set) var damage: [(source: String, damage: Damage)] = []
 
     /// Fade length at each join.
     static let fadeSeconds = 0.005
@@ -56,6 +58,7 @@ final class JoinedAudio {
             if let block = try part.nextBlock(maxFrames: maxFrames) {
                 return faded(block, at: position, in: part)
             }
+            if let found = part.damage { damage.append((part.source, found)) }
             parts.removeFirst()
             finishedParts += 1
         }

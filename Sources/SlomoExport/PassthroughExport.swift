@@ -45,21 +45,26 @@ struct PassthroughExport {
         }
 
         var retimer = PacketRetimer(map: map, origin: origin, outputTimeBase: muxer.timeBase(ofStream: videoOut))
+        let verification = session.settings.verify ? try VideoVerification(demuxer: videoReader, stream: video.index) : nil
+        defer { verification?.cancel() }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
-                                       phase: "copying video" + InterleavedWriter.audioPhase(audioTracks, session.settings))
-        let packets = try writer.write(video: { try nextVideo(videoReader, stream: video.index, &retimer) },
-                                       videoStream: videoOut, audio: audioTracks, progress: report)
+                                       phase: (verification == nil ? "copying video" : "copying and verifying video")
+                                           + InterleavedWriter.audioPhase(audioTracks, session.settings))
+        // Each packet is handed to the verification before its timestamps are rewritten; what
+        // the decoding found is taken at the end of the video, before the file is finished.
+        let packets = try writer.write(video: {
+            while let packet = try videoReader.read() {
+                guard packet.streamIndex == video.index else { continue }
+                try verification?.submit(packet)
+                try retimer.retime(packet)
+                return packet
+            }
+            if let found = try verification?.finish() { try session.found(found, in: clip.source, keptIn: writer.damage) }
+            return nil
+        }, videoStream: videoOut, audio: audioTracks, progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
                             videoFrames: packets, audioTracks: audioTracks.count,
-                            nudgedPackets: retimer.nudgedPackets, warnings: audioTracks.flatMap(\.warnings))
-    }
-
-    private func nextVideo(_ reader: Demuxer, stream: Int, _ retimer: inout PacketRetimer) throws -> Packet? {
-        while let packet = try reader.read() {
-            guard packet.streamIndex == stream else { continue }
-            try retimer.retime(packet)
-            return packet
-        }
-        return nil
+                            nudgedPackets: retimer.nudgedPackets, warnings: audioTracks.flatMap(\.warnings),
+                            damage: writer.damage.all)
     }
 }

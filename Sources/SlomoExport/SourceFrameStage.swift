@@ -49,6 +49,9 @@ struct SourceFrameStage {
     let clips: [Clip]
     let output: BoundedQueue<SourceItem>
     let statistics: DecodeStatistics
+    /// Where damage the decoders meet goes (or, in strict mode, fails the export).
+    let session: ExportSession
+    let damage: ExportWarnings
     /// Packets read ahead to learn the presentation order around each packet.
     static let lookahead = 16
     /// Decoder threads: half the cores, the encoder's threads get the other half. FFmpeg's
@@ -126,7 +129,7 @@ struct SourceFrameStage {
                 }
             }
             decoder.skipsNonReferenceFrames = !needed
-            try decoder.send(packet)
+            try decoder.sendSkippingDamaged(packet)
             var frames: [Frame] = []
             while let frame = try decoder.receive() { frames.append(frame) }
             try deliver(frames)
@@ -135,5 +138,6 @@ struct SourceFrameStage {
             decoder.skipsNonReferenceFrames = false
             try deliver(try decoder.decode(nil))
         }
+        if let found = decoder.damageReport(for: video) { try session.found(found, in: clip.path, keptIn: damage) }
     }
 }

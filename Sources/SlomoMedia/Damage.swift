@@ -11,6 +11,9 @@ public struct Damage: Codable, Hashable, Sendable, CustomStringConvertible {
         /// The container's structure is broken though FFmpeg reads it: a box that claims more
         /// than its parent holds, stray bytes, a header overwritten.
         case structure
+        /// Packets the decoder rejected, or decoded only by concealing errors (a picture
+        /// patched from its neighbours): the media data itself is damaged.
+        case undecodable
     }
 
     /// What kind of damage.
@@ -19,6 +22,8 @@ public struct Damage: Codable, Hashable, Sendable, CustomStringConvertible {
     public var stream: Int
     /// Where the stream's readable part ends (for `truncated`), in the stream's time.
     public var readableUntil: MediaTime?
+    /// Where the damaged packets lie (for `undecodable`), in seconds from the stream's start.
+    public var between: TimeRange?
     /// How many packets are affected.
     public var packets: Int
     /// One sentence for people.

@@ -10,6 +10,8 @@ public final class Decoder {
     public let timeBase: Rational
     /// The file the stream came from, for error messages.
     public let path: String?
+    /// The pictures it decoded only by concealing errors.
+    private(set) var damage = DecodeDamage()
 
     /// A decoder for stream `index` of an opened file. `threads` 0 lets FFmpeg choose.
     public convenience init(demuxer: Demuxer, stream index: Int, threads: Int = 0) throws(FFmpegError) {
@@ -57,8 +59,25 @@ public final class Decoder {
         let status = avcodec_receive_frame(context, frame.pointer)
         if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
         try check(status, "decode", path: path)
+        damage.inspect(frame)
         return frame
     }
+
+    /// Sends one packet, like `send`, except that a packet whose data the decoder rejects is
+    /// counted as damaged (see `damageReport`) instead of failing: its picture or samples are
+    /// simply missing, and decoding goes on.
+    public func sendSkippingDamaged(_ packet: Packet) throws(FFmpegError) {
+        do {
+            try send(packet)
+        } catch {
+            guard error == .invalidData else { throw error }
+            damage.record(at: packet.presentationTime ?? packet.decodingTime)
+        }
+    }
+
+    /// What this decoder found damaged in `stream` (the stream it decodes) so far: pictures it
+    /// had to conceal errors in. Nil when everything decoded cleanly.
+    public func damageReport(for stream: StreamInfo) -> Damage? { damage.damage(of: stream) }
 
     /// Sends a packet (or end-of-stream for nil) and returns every frame that is ready.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> [Frame] {

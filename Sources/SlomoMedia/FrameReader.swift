@@ -1,5 +1,7 @@
 /// The decoded frames of one stream of a file, in order: a demuxer that reads only that
-/// stream and its decoder, flushed at the end. Not thread-safe.
+/// stream and its decoder, flushed at the end. A packet whose data the decoder rejects is
+/// skipped (its frame is missing: timestamps show the gap) and counted in `damage`. Not
+/// thread-safe.
 public final class FrameReader {
     public let demuxer: Demuxer
     public let decoder: Decoder
@@ -14,6 +16,10 @@ public final class FrameReader {
         streamIndex = index
     }
 
+    /// What did not decode cleanly so far (packets rejected, pictures concealed); nil when
+    /// everything did.
+    public var damage: Damage? { decoder.damageReport(for: demuxer.file.streams[streamIndex]) }
+
     /// The next frame, or nil when the stream is exhausted.
     public func next() throws -> Frame? {
         while true {
@@ -23,7 +29,7 @@ public final class FrameReader {
                 // A packet cut by the end of a truncated file (reported as `MediaFile.damage`)
                 // holds too little to decode.
                 guard packet.streamIndex == streamIndex, !packet.isCorrupt else { continue }
-                try decoder.send(packet)
+                try decoder.sendSkippingDamaged(packet)
             } else {
                 try decoder.sendEndOfStream()
                 flushed = true

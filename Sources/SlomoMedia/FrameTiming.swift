@@ -25,24 +25,3 @@ public struct FrameTiming: Codable, Hashable, Sendable {
         isVariableFrameRate = (intervals.last ?? 0) - (intervals.first ?? 0) > 1
     }
 }
-
-extension MediaFile {
-    /// Opens the file and, with `measureFrames`, reads every packet to measure each video
-    /// stream's `frameTiming`.
-    public static func inspect(path: String, measureFrames: Bool) throws -> MediaFile {
-        let demuxer = try Demuxer(path: path)
-        var file = demuxer.file
-        guard measureFrames else { return file }
-        let videoIndices = Set(file.streams.filter { $0.kind == .video && !$0.isAttachedPicture }.map(\.index))
-        var timestamps: [Int: [Int64]] = [:]
-        while let packet = try demuxer.read() {
-            guard videoIndices.contains(packet.streamIndex), let pts = packet.pts ?? packet.dts else { continue }
-            timestamps[packet.streamIndex, default: []].append(pts)
-        }
-        for index in videoIndices {
-            file.streams[index].frameTiming = FrameTiming(
-                presentationTimestamps: timestamps[index] ?? [], timeBase: file.streams[index].timeBase)
-        }
-        return file
-    }
-}

@@ -22,7 +22,9 @@ public struct MediaFile: Codable, Hashable, Sendable {
     public var captureFrameRate: Double?
     /// Every stream, in container order.
     public var streams: [StreamInfo]
-    /// What is damaged in the file though it opens (a truncated file); nil when nothing is.
+    /// What is damaged in the file though it opens (a truncated file, a broken box structure;
+    /// after `inspect(path:measureFrames:verify:)`, also data that does not decode cleanly);
+    /// nil when nothing is.
     public var damage: [Damage]?
 
     /// Opens the file, reads what is in it and closes it again; a file this process has read

@@ -152,7 +152,7 @@ final class VideoFeed: Sendable {
             decoder.skipsNonReferenceFrames = state.withLock { $0.behind }
             guard let packet = try demuxer.read() else { break }
             guard packet.streamIndex == video.index, !packet.isCorrupt else { continue }
-            try decoder.send(packet)
+            try decoder.sendSkippingDamaged(packet)
             while let frame = try decoder.receive() {
                 if !(try take(frame)) { break reading }
             }

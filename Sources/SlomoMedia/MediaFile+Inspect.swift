@@ -1,0 +1,32 @@
+extension MediaFile {
+    /// Opens the file and reads what opening alone does not tell. With `measureFrames`, every
+    /// packet's timestamp, for each video stream's `frameTiming`. With `verify`, every audio and
+    /// video packet is decoded (`DecodeCheck`) and what does not decode cleanly is added to
+    /// `damage`.
+    public static func inspect(path: String, measureFrames: Bool, verify: Bool = false) throws -> MediaFile {
+        let demuxer = try Demuxer(path: path)
+        var file = demuxer.file
+        guard measureFrames || verify else { return file }
+        let pictures = file.streams.filter { $0.kind == .video && !$0.isAttachedPicture }.map(\.index)
+        let measured = Set(measureFrames ? pictures : [])
+        var checks: [Int: DecodeCheck] = [:]
+        if verify {
+            for index in pictures + file.audioStreams.map(\.index) {
+                checks[index] = try DecodeCheck(demuxer: demuxer, stream: index)
+            }
+        }
+        var timestamps: [Int: [Int64]] = [:]
+        while let packet = try demuxer.read() {
+            checks[packet.streamIndex]?.check(packet)
+            guard measured.contains(packet.streamIndex), let pts = packet.pts ?? packet.dts else { continue }
+            timestamps[packet.streamIndex, default: []].append(pts)
+        }
+        for index in measured {
+            file.streams[index].frameTiming = FrameTiming(
+                presentationTimestamps: timestamps[index] ?? [], timeBase: file.streams[index].timeBase)
+        }
+        let found = checks.keys.sorted().compactMap { checks[$0]?.finish() }
+        if !found.isEmpty { file.damage = (file.damage ?? []) + found }
+        return file
+    }
+}
