@@ -25,7 +25,13 @@ final class JoinedAudio {
     /// Parts finished so far.
     private var finishedParts = 0
     /// What decoding the finished parts met damaged, with the file it is in.
-    private(set) var damage: [(source: String, damage: Damage)] = []
+    private var finishedDamage: [(source: String, damage: Damage)] = []
+
+    /// What decoding met damaged so far, with the file it is in: in the finished parts and in
+    /// the one playing.
+    var damage: [(source: String, damage: Damage)] {
+        finishedDamage + (parts.first.flatMap { part in part.damage.map { [(part.source, $0)] } } ?? [])
+    }
 
     /// Fade length at each join.
     static let fadeSeconds = 0.005
@@ -58,7 +64,7 @@ final class JoinedAudio {
             if let block = try part.nextBlock(maxFrames: maxFrames) {
                 return faded(block, at: position, in: part)
             }
-            if let found = part.damage { damage.append((part.source, found)) }
+            if let found = part.damage { finishedDamage.append((part.source, found)) }
             parts.removeFirst()
             finishedParts += 1
         }

@@ -45,6 +45,10 @@ public final class PlaybackAudio {
     /// Frames the stream has in all.
     public var frameCount: Int { joined.frameCount }
 
+    /// What decoding met damaged so far (a packet it could not decode is played as silence),
+    /// with the file it is in.
+    public var damage: [(source: String, damage: Damage)] { joined.damage }
+
     /// The next at most `maxFrames` frames, in order; nil at the end.
     public func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
         try joined.nextBlock(maxFrames: maxFrames)

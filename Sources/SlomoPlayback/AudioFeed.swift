@@ -41,11 +41,14 @@ final class AudioFeed: Sendable {
     private let item: PlayerItem
     private let control = Mutex(Control())
     private let done = DispatchSemaphore(value: 0)
+    /// Where damage the decoders meet is said.
+    private let damage: DamageNotices
 
     /// Starts rendering at `start` with `settings`.
-    init(item: PlayerItem, ring: AudioRing, start: MediaTime, settings: Settings) {
+    init(item: PlayerItem, ring: AudioRing, start: MediaTime, settings: Settings, damage: DamageNotices) {
         self.item = item
         self.ring = ring
+        self.damage = damage
         control.withLock { $0.pending = .seek(start, settings) }
         let scope = LiveObjects.currentScope
         let thread = Thread { [self] in
@@ -99,7 +102,9 @@ final class AudioFeed: Sendable {
                     usleep(3000)
                     continue
                 }
-                if !(try current.feed(ring, frames: 512)) {
+                let more = try current.feed(ring, frames: 512)
+                for (source, found) in current.audio.damage { damage.report(found, in: source) }
+                if !more {
                     ring.markEnded()
                     stream = nil
                 }

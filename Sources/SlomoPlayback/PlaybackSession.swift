@@ -12,6 +12,8 @@ struct PlaybackSession {
     var audioFeed: AudioFeed?
     var videoFeed: VideoFeed?
     var log: PresentationLog?
+    /// What the feeds' decoders met damaged, sent as notices from the refresh loop.
+    let damage = DamageNotices()
     var clock: MonotonicClock
     var statistics = PlaybackStatistics()
     var rate: Rate
@@ -63,10 +65,10 @@ struct PlaybackSession {
         let playing = rate
         player.update { $0.rate = playing }
         if let audio {
-            audioFeed = AudioFeed(item: item, ring: audio.ring, start: startTime, settings: settings)
+            audioFeed = AudioFeed(item: item, ring: audio.ring, start: startTime, settings: settings, damage: damage)
         }
         if window != nil {
-            videoFeed = VideoFeed(item: item, start: startTime)
+            videoFeed = VideoFeed(item: item, start: startTime, damage: damage)
             sizeVideoFeed()
         }
         log?.write(PresentationLog.Start(sampleRate: audio?.ring.sampleRate, audioDriver: audio?.driver,
@@ -110,6 +112,7 @@ struct PlaybackSession {
                     seek(to: .zero)
                 } else {
                     noteUnderruns()
+                    sayDamage()
                     publish(at: time)
                     player.send(.ended(statistics))
                     break
@@ -191,8 +194,14 @@ struct PlaybackSession {
         log?.write(PresentationLog.Underrun(wallTime: seconds(since: start), outputTime: now(), underruns: count))
     }
 
+    /// Throws what stopped a feed; sends the damage the feeds met as notices.
     private func checkFeeds() throws {
         if let error = videoFeed?.failure ?? audioFeed?.failure { throw error }
+        sayDamage()
+    }
+
+    private func sayDamage() {
+        for line in damage.take() { player.send(.notice(line)) }
     }
 
     private mutating func pollEvents() throws {
@@ -277,7 +286,7 @@ struct PlaybackSession {
         previousRefresh = nil
         guard window != nil else { return }
         videoFeed?.stop()
-        videoFeed = VideoFeed(item: item, start: time)
+        videoFeed = VideoFeed(item: item, start: time, damage: damage)
         sizeVideoFeed()
         if let first = videoFeed?.takeNext(timeout: 5), let window {
             try? show(first, in: window)

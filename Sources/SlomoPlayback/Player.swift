@@ -43,7 +43,9 @@ public final class Player: Sendable {
         /// The periodic time observer's tick.
         case time(PlayerStatus)
         /// A rate was outside the algorithm's range and the nearest allowed one plays instead,
-        /// or the sound device is missing: said once, playing goes on.
+        /// the sound device is missing, or a decoder met damage in a file (`clip.mov: audio: 1
+        /// packet could not be decoded cleanly at 3.20 s (file damaged?)`; its sound plays as
+        /// silence): said once, playing goes on.
         case notice(String)
         /// The item played to its end (not sent when looping).
         case ended(PlaybackStatistics)

@@ -34,9 +34,12 @@ final class VideoFeed: Sendable {
 
     private let state = Mutex(State())
     private let done = DispatchSemaphore(value: 0)
+    /// Where damage the decoder meets is said.
+    private let damage: DamageNotices
 
     /// Starts decoding `item` from output time `start`.
-    init(item: PlayerItem, start: MediaTime) {
+    init(item: PlayerItem, start: MediaTime, damage: DamageNotices) {
+        self.damage = damage
         let scope = LiveObjects.currentScope
         let thread = Thread { [self] in
             do {
@@ -156,6 +159,7 @@ final class VideoFeed: Sendable {
             while let frame = try decoder.receive() {
                 if !(try take(frame)) { break reading }
             }
+            if let found = decoder.damageReport(for: video) { damage.report(found, in: file.path) }
         }
         try decoder.sendEndOfStream()
         while let frame = try decoder.receive() { if !(try take(frame)) { break } }

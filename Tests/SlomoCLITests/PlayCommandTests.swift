@@ -50,6 +50,22 @@ import Testing
         #expect(abs(Double(frames) / 48000 - 0.5) < 0.1, "\(frames) frames heard")
     }
 
+    /// Damage the decoders meet while playing is said once, and playing goes on: the lost
+    /// audio packet of the spoiled clip plays as silence, and the sound lasts as long as it
+    /// should.
+    @Test func damageMetWhilePlayingIsSaid() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-damaged")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let movie = try DamagedInputTests.spoiledCopy(in: folder)
+        let result = try Slomo.run(["play", movie.path, "--start", "2.5", "--no-video"], environment: Self.headless(folder))
+        #expect(result.status == 0, "\(result.standardError)")
+        let said = result.standardError.split(separator: "\n").filter { $0.contains("could not be decoded") }
+        #expect(said == ["slomo play: \(movie.path): audio: 1 packet could not be decoded cleanly at 3.20 s (file damaged?)"],
+                "\(result.standardError)")
+        let frames = try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8
+        #expect(abs(Double(frames) / 48000 - 7.5) < 0.2, "\(frames) frames heard")
+    }
+
     /// `--loop` starts again at the beginning; Ctrl-C stops it with status 130.
     @Test func loopsUntilInterrupted() throws {
         let folder = try FixtureCache.shared.scratchFolder("play-loop")
