@@ -33,7 +33,8 @@ final class VideoVerification {
         return outcome.damage
     }
 
-    /// Stops checking (the export failed or was cancelled).
+    /// Stops checking if it still runs (the export failed or was cancelled); after `finish()`
+    /// it only waits for the thread, which has ended.
     func cancel() {
         queue.fail(QueueClosed())
         thread.join()
