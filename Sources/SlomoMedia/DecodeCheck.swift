@@ -14,7 +14,6 @@ import CFFmpeg
 public final class DecodeCheck {
     private let decoder: Decoder
     private let stream: StreamInfo
-    private var rejected = DecodeDamage()
 
     /// A check of stream `index` of `demuxer`'s file. The loop filter is skipped: it cannot
     /// find damage and costs a sixth of the decoding time. The decoder runs on one thread:
@@ -33,7 +32,7 @@ public final class DecodeCheck {
         do {
             try decoder.send(packet)
         } catch {
-            rejected.record(at: packet.presentationTime ?? packet.decodingTime)
+            decoder.countLost(packet)
         }
         drain()
     }
@@ -42,9 +41,7 @@ public final class DecodeCheck {
     public func finish() -> Damage? {
         try? decoder.sendEndOfStream()
         drain()
-        var total = decoder.damage
-        total.add(rejected)
-        return total.damage(of: stream)
+        return decoder.damageReport(for: stream)
     }
 
     /// Receives every picture that is ready. An error is one lost picture; a decoder that
@@ -57,7 +54,7 @@ public final class DecodeCheck {
                 guard try decoder.receive() != nil else { return }
                 failures = 0
             } catch {
-                rejected.record(at: nil)
+                decoder.countLost(nil)
                 failures += 1
             }
         }

@@ -19,13 +19,6 @@ struct DecodeDamage {
         last = max(last ?? time, time)
     }
 
-    /// Adds what another tally counted.
-    mutating func add(_ other: DecodeDamage) {
-        packets += other.packets
-        if let time = other.first { first = min(first ?? time, time) }
-        if let time = other.last { last = max(last ?? time, time) }
-    }
-
     /// The decoder's flags that mean the data was broken. A missing reference or a frame
     /// marked corrupt alone is left out: both are normal for the leading pictures after a seek
     /// into an open GOP.

@@ -11,7 +11,7 @@ public final class Decoder {
     /// The file the stream came from, for error messages.
     public let path: String?
     /// The pictures it decoded only by concealing errors.
-    private(set) var damage = DecodeDamage()
+    private var damage = DecodeDamage()
 
     /// A decoder for stream `index` of an opened file. `threads` 0 lets FFmpeg choose.
     public convenience init(demuxer: Demuxer, stream index: Int, threads: Int = 0) throws(FFmpegError) {
@@ -71,8 +71,14 @@ public final class Decoder {
             try send(packet)
         } catch {
             guard error == .invalidData else { throw error }
-            damage.record(at: packet.presentationTime ?? packet.decodingTime)
+            countLost(packet)
         }
+    }
+
+    /// Counts as damaged a packet whose picture or samples did not come out (nil: a picture
+    /// the decoder failed to hand over, whose time is unknown).
+    func countLost(_ packet: Packet?) {
+        damage.record(at: packet.flatMap { $0.presentationTime ?? $0.decodingTime })
     }
 
     /// What this decoder found damaged in `stream` (the stream it decodes) so far: pictures it

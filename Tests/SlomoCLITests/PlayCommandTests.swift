@@ -10,6 +10,12 @@ import Testing
          "SDL_DISKAUDIOFILE": folder.appendingPathComponent("heard.f32").path]
     }
 
+    /// Seconds of sound the disk driver wrote into `folder` (`headless`): 32-bit float, stereo,
+    /// 48 kHz.
+    static func secondsHeard(in folder: URL) throws -> Double {
+        Double(try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8) / 48000
+    }
+
     /// An X display that does not exist: a window cannot open there.
     static let noDisplay = ["SDL_VIDEODRIVER": "x11", "DISPLAY": ":239", "SDL_AUDIODRIVER": "disk",
                             "SDL_DISKAUDIOFILE": "/dev/null"]
@@ -46,8 +52,8 @@ import Testing
         #expect(result.standardError.contains("rate 4 is outside what low-latency can play here; playing at 2"),
                 "\(result.standardError)")
         // One second of source at 2x: half a second of sound.
-        let frames = try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8
-        #expect(abs(Double(frames) / 48000 - 0.5) < 0.1, "\(frames) frames heard")
+        let heard = try Self.secondsHeard(in: folder)
+        #expect(abs(heard - 0.5) < 0.1, "\(heard) s heard")
     }
 
     /// Damage the decoders meet while playing is said once, and playing goes on: the lost
@@ -62,8 +68,8 @@ import Testing
         let said = result.standardError.split(separator: "\n").filter { $0.contains("could not be decoded") }
         #expect(said == ["slomo play: \(movie.path): audio: 1 packet could not be decoded cleanly at 3.20 s (file damaged?)"],
                 "\(result.standardError)")
-        let frames = try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8
-        #expect(abs(Double(frames) / 48000 - 7.5) < 0.2, "\(frames) frames heard")
+        let heard = try Self.secondsHeard(in: folder)
+        #expect(abs(heard - 7.5) < 0.2, "\(heard) s heard")
     }
 
     /// `--loop` starts again at the beginning; Ctrl-C stops it with status 130.
