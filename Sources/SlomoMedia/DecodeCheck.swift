@@ -37,11 +37,31 @@ public final class DecodeCheck {
         drain()
     }
 
+    /// Ends the packets checked so far as if the stream ended there, and readies the decoder
+    /// for packets from elsewhere in the stream, beginning at a keyframe: what a decoder meets
+    /// after a seek. Lets several checks share a stream's runs of packets.
+    public func restart() {
+        flush()
+        decoder.reset()
+    }
+
     /// Flushes the decoder and says what was damaged; nil when every packet decoded cleanly.
-    public func finish() -> Damage? {
+    public func finish() -> Damage? { Self.finish([self]) }
+
+    /// Flushes the decoders of checks that each saw part of one stream and says what they
+    /// found damaged together; nil when every packet decoded cleanly.
+    public static func finish(_ checks: [DecodeCheck]) -> Damage? {
+        var tally = DecodeDamage()
+        for check in checks {
+            check.flush()
+            tally.add(check.decoder.damageTally)
+        }
+        return checks.first.flatMap { tally.damage(of: $0.stream) }
+    }
+
+    private func flush() {
         try? decoder.sendEndOfStream()
         drain()
-        return decoder.damageReport(for: stream)
     }
 
     /// Receives every picture that is ready. An error is one lost picture; a decoder that

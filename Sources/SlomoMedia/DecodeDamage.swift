@@ -19,6 +19,15 @@ struct DecodeDamage {
         last = max(last ?? time, time)
     }
 
+    /// Adds what another decoder of the same stream counted.
+    mutating func add(_ other: DecodeDamage) {
+        packets += other.packets
+        for time in [other.first, other.last].compactMap({ $0 }) {
+            first = min(first ?? time, time)
+            last = max(last ?? time, time)
+        }
+    }
+
     /// The decoder's flags that mean the data was broken. A missing reference or a frame
     /// marked corrupt alone is left out: both are normal for the leading pictures after a seek
     /// into an open GOP.

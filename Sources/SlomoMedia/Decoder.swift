@@ -85,6 +85,9 @@ public final class Decoder {
     /// had to conceal errors in. Nil when everything decoded cleanly.
     public func damageReport(for stream: StreamInfo) -> Damage? { damage.damage(of: stream) }
 
+    /// What this decoder counted so far, to be added to another decoder's of the same stream.
+    var damageTally: DecodeDamage { damage }
+
     /// Sends a packet (or end-of-stream for nil) and returns every frame that is ready.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> [Frame] {
         if let packet { try send(packet) } else { try sendEndOfStream() }
