@@ -52,16 +52,21 @@ extension MovieFileOutput {
 
     /// The track that records `source`, and how many of its samples the queue holds: raw
     /// video is encoded, raw sound is encoded as `audioCodec`, compressed data is copied.
-    /// Throws a `CaptureError` for sound `audioCodec` cannot store, an `FFmpegError` otherwise.
+    /// Throws a `CaptureError` for a source whose format is unknown or that `audioCodec` cannot
+    /// store, an `FFmpegError` when FFmpeg cannot set the track up.
     private func makeTrack(for source: CaptureSource, audioCodec: AudioCodec,
                            muxer: Muxer) throws -> (track: RecordingTrack, queueCapacity: Int) {
         guard source.isRaw else { return (try RecordingTrack(copying: source, into: muxer), 512) }
         if source.isAudio {
-            guard let format = source.audioFormat else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no audio format") }
+            guard let format = source.audioFormat else {
+                throw CaptureError(.unsupportedFormat, "\(source.input.label): its sound format is unknown (no sample rate or layout)")
+            }
             let storage = try SoundStorage(codec: audioCodec, source: format)
             return (try RecordingTrack(encodingSound: storage, format: format, into: muxer), 512)
         }
-        guard let video = source.stream.video else { throw FFmpegError(code: FFmpegError.invalidData.code, operation: "no picture size") }
+        guard let video = source.stream.video else {
+            throw CaptureError(.unsupportedFormat, "\(source.input.label): its picture size is unknown")
+        }
         let scale = settings.scale ?? 1
         let width = settings.size?.width ?? max(2, Int((Double(video.width) * scale / 2).rounded()) * 2)
         let height = settings.size?.height ?? max(2, Int((Double(video.height) * scale / 2).rounded()) * 2)
