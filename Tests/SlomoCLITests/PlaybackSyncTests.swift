@@ -43,9 +43,20 @@ struct PlaybackSyncTests {
         for (flash, error) in errors {
             #expect(abs(error) <= Self.bar(probe), "flash at \(flash) s: \(error * 1000) ms from its beep")
         }
-        // Slowed four times, flashes a source second apart play 4 s apart.
-        let shownAt = flashes.prefix(2).compactMap { flash in probe.shown.first { $0.sourceTime >= flash - 1e-9 }?.outputTime }
-        #expect(shownAt.count == 2 && abs(shownAt[1] - shownAt[0] - 4) < 1.0 / 60)
+        // Slowed four times: every picture of the section is shown at 2 + 4(s − 2) s of output,
+        // so flashes a source second apart play 4 s apart. Which pictures are shown is not
+        // asked: at 60 pictures a second on a 60 Hz display, two pictures may fall in one
+        // display slot and one is skipped, or a host stall drops one (a check of the first
+        // picture shown at or after each flash failed once in CI that way); keepsUpWithTheScreen
+        // judges those, with the stolen CPU measured.
+        let section = probe.shown.filter { $0.sourceTime >= 2 && $0.sourceTime < 4 }
+        print("section 2-4x0.25: \(section.count) of its 480 source pictures shown; in the whole play "
+              + "\(probe.skipped) skipped, \(probe.dropped) dropped")
+        #expect(section.count >= 240, "at least every other picture of the section is shown")
+        for picture in section {
+            #expect(abs(picture.outputTime - (2 + 4 * (picture.sourceTime - 2))) < 0.001,
+                    "source \(picture.sourceTime) s shown at output \(picture.outputTime) s")
+        }
     }
 
     @Test func aMinuteWithoutDrift() throws {
