@@ -217,13 +217,11 @@ public final class CaptureSession: @unchecked Sendable {
             audioLevels: meters.first?.levels ?? [], isPaused: movie?.isRecordingPaused ?? false)
     }
 
-    /// Starts `body` on a thread named `name`, counting its packets and frames in the
-    /// `LiveObjects` scope of the thread that starts it.
+    /// Starts `body` on a worker thread named `name` that ends on its own (the session waits
+    /// for its readers and writers with dispatch groups, not by joining), counting its packets
+    /// and frames in the `LiveObjects` scope of the code that starts it.
     static func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        let scope = LiveObjects.currentScope
-        let thread = Thread { LiveObjects.within(scope) { body() } }
-        thread.name = name
-        thread.start()
+        _ = PipelineWorker(name, scope: LiveObjects.currentScope, body: body)
     }
 }
 

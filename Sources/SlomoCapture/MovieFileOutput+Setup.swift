@@ -41,7 +41,7 @@ extension MovieFileOutput {
         }
         self.muxer = muxer
         bytesOnDisk = muxer.bytesWritten
-        queue = BoundedQueue(capacity: queueCapacity)
+        queue = PipelineQueue(capacity: queueCapacity, whenFull: .dropNewest)
         if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
            limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
             stopReason = .minimumFreeSpace

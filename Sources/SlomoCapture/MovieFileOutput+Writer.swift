@@ -4,7 +4,7 @@ import SlomoMedia
 extension MovieFileOutput {
     /// Writes queued samples until the queue is closed, then finishes the file (writer thread).
     func runWriter() {
-        while let sample = queue.pop() {
+        while let sample = try? queue.pop() { // never failed, only finished: pop cannot throw
             let isAudio = tracks[sample.input]?.isAudio ?? false
             let stopped: Bool = state.withLock {
                 if isAudio { audioCounters.queued -= 1 } else { counters.queued -= 1 }

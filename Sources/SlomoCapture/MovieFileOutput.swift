@@ -39,7 +39,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     var headerTagBytes = 0
     var isFinished: Bool { finalResult != nil }
 
-    var queue = BoundedQueue<CapturedSample>(capacity: 1)
+    var queue = PipelineQueue<CapturedSample>(capacity: 1, whenFull: .dropNewest)
     var muxer: Muxer?
     var tracks: [Int: RecordingTrack] = [:]
     var hasVideo = false
@@ -123,7 +123,8 @@ public final class MovieFileOutput: @unchecked Sendable {
                 return false
             }
             if isAudio { audioCounters.received += 1 } else { counters.received += 1 }
-            guard queue.tryPush(CapturedSample(payload: sample.payload, input: sample.input, time: offset)) else {
+            // The queue is never failed, only finished: a push refuses (full or finished), never throws.
+            guard (try? queue.push(CapturedSample(payload: sample.payload, input: sample.input, time: offset))) == true else {
                 if isAudio { audioCounters.droppedBecauseQueueFull += 1 } else { counters.droppedBecauseQueueFull += 1 }
                 return true
             }
@@ -135,7 +136,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
 
     /// No more samples come: the writer drains the queue and finishes the file.
-    func close() { queue.close() }
+    func close() { queue.finish() }
 
     /// Marks the recording as stopped for `reason` from outside (the session).
     func noteStop(_ reason: CaptureStopReason) {

@@ -81,14 +81,16 @@ struct ConstantFrameRateExport {
 
         // The pipeline: decode → render → encode, each on its own thread, with queues sized in bytes.
         let largest = files.map { $0.videoStream!.video! }.max { $0.width * $0.height < $1.width * $1.height }!
-        let sourceFrames = BoundedQueue<SourceItem>(capacity: Self.decodedPictures.capacity(
+        let sourceFrames = PipelineQueue<SourceItem>(capacity: Self.decodedPictures.capacity(
             width: largest.width, height: largest.height, pixelFormat: largest.pixelFormat))
-        let rendered = BoundedQueue<Frame>(capacity: Self.renderedPictures.capacity(
+        let rendered = PipelineQueue<Frame>(capacity: Self.renderedPictures.capacity(
             width: picture.width, height: picture.height, pixelFormat: encoding.pixelFormat.name))
-        let packets = BoundedQueue<Packet>(capacity: 64)
+        let packets = PipelineQueue<Packet>(capacity: 64)
         let queues: [(Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
-        func stage(_ name: String, _ body: @escaping () throws -> Void) -> PipelineThread {
-            PipelineThread("slomo \(name)") {
+        // The stages' packets and frames count where the export runs (leak tests).
+        let scope = LiveObjects.currentScope
+        func stage(_ name: String, _ body: @escaping () throws -> Void) -> PipelineWorker {
+            PipelineWorker("slomo \(name)", scope: scope) {
                 do { try body() } catch {
                     for fail in queues { fail(error) }
                     throw error
@@ -150,7 +152,7 @@ struct ConstantFrameRateExport {
     }
 
     /// Encoded packets last one frame period unless the encoder said otherwise.
-    private func push(_ packet: Packet, to queue: BoundedQueue<Packet>) throws {
+    private func push(_ packet: Packet, to queue: PipelineQueue<Packet>) throws {
         if packet.duration <= 0 {
             packet.duration = (try? MediaTime(seconds: frameRate.reciprocal).ticks(in: packet.timeBase, rounding: .nearest)) ?? 1
         }

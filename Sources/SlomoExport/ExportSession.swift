@@ -61,7 +61,11 @@ public final class ExportSession: Sendable {
     /// file is written (or throws why not). Ending the iteration early cancels the export.
     public func progressUpdates() -> AsyncThrowingStream<ExportProgress, Error> {
         AsyncThrowingStream { continuation in
-            let thread = Thread { [self] in
+            continuation.onTermination = { [self] termination in
+                if case .cancelled = termination { cancel() }
+            }
+            // Ends on its own with the export; nobody joins it.
+            _ = PipelineWorker("slomo export", scope: LiveObjects.currentScope) { [self] in
                 do {
                     try run { continuation.yield($0) }
                     continuation.finish()
@@ -69,10 +73,6 @@ public final class ExportSession: Sendable {
                     continuation.finish(throwing: error)
                 }
             }
-            continuation.onTermination = { [self] termination in
-                if case .cancelled = termination { cancel() }
-            }
-            thread.start()
         }
     }
 

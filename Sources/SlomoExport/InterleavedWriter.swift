@@ -59,10 +59,11 @@ struct InterleavedWriter {
     /// Returns the number of video packets written.
     func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [AudioTrackExport],
                progress report: (ExportProgress) -> Void) throws -> Int {
-        let queues = tracks.map { _ in BoundedQueue<Packet>(capacity: 128) }
+        let queues = tracks.map { _ in PipelineQueue<Packet>(capacity: 128) }
+        let scope = LiveObjects.currentScope
         let threads = zip(tracks, queues).enumerated().map { index, pair in
             let (track, queue) = pair
-            return PipelineThread("slomo audio \(index)") {
+            return PipelineWorker("slomo audio \(index)", scope: scope) {
                 do {
                     while let packet = try track.nextPacket() { try queue.push(packet) }
                     queue.finish()

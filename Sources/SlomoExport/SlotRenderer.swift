@@ -20,8 +20,8 @@ struct SlotRenderer {
     let frameRate: Rational
     /// The flow preset of `interpolate` slots.
     let interpolation: InterpolationPreset
-    let input: BoundedQueue<SourceItem>
-    let output: BoundedQueue<Frame>
+    let input: PipelineQueue<SourceItem>
+    let output: PipelineQueue<Frame>
     /// Where fallbacks are reported (a picture format the interpolator does not take).
     let warnings: ExportWarnings
 

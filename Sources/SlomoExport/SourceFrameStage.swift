@@ -47,7 +47,7 @@ struct SourceFrameStage {
     }
 
     let clips: [Clip]
-    let output: BoundedQueue<SourceItem>
+    let output: PipelineQueue<SourceItem>
     let statistics: DecodeStatistics
     /// Where damage the decoders meet goes (or, in strict mode, fails the export).
     let session: ExportSession

@@ -17,15 +17,15 @@ final class VideoVerification {
     }
 
     private final class Checker {
-        let queue: BoundedQueue<Item>
+        let queue: PipelineQueue<Item>
         let check: DecodeCheck
-        let thread: PipelineThread
+        let thread: PipelineWorker
 
-        init(check: DecodeCheck, capacity: Int) {
+        init(check: DecodeCheck, scope: LiveObjects.Counters?) {
             self.check = check
-            let queue = BoundedQueue<Item>(capacity: capacity)
+            let queue = PipelineQueue<Item>(capacity: 1024, bytes: VideoVerification.queuedBytes, cost: { $0.packet.size })
             self.queue = queue
-            thread = PipelineThread("slomo verify") {
+            thread = PipelineWorker("slomo verify", scope: scope) {
                 while let item = try queue.pop() {
                     if item.startsRun { check.restart() }
                     check.check(item.packet)
@@ -43,26 +43,20 @@ final class VideoVerification {
     private var current = 0
     private var dealt = 0
 
-    /// Packets each checker may hold, from the stream's mean packet size: about 8 MB, so that
-    /// a whole run fits (while the reader fills one checker's queue the others can work, 240
-    /// packets of 720p240 H.264 at 40 Mb/s take 5 MB), and never fewer than a run.
-    static func capacity(for stream: StreamInfo) -> Int {
-        guard let bitRate = stream.bitRate, let rate = stream.video?.averageFrameRate ?? stream.video?.nominalFrameRate,
-              bitRate > 0, rate.doubleValue > 0 else { return runLength * 2 }
-        let packetBytes = max(1, Int(Double(bitRate) / 8 / rate.doubleValue))
-        return min(max((8 << 20) / packetBytes, runLength), 1024)
-    }
+    /// Packet bytes each checker's queue holds: a whole run fits (so that while the reader
+    /// fills one checker's queue the others work; 240 packets of 720p240 H.264 at 40 Mb/s
+    /// take 5 MB), and a 1 GB retime stays under 150 MB.
+    static let queuedBytes = 8 << 20
 
     /// Starts checking stream `index` of `demuxer`'s file on `checkers` threads.
     init(demuxer: Demuxer, stream index: Int, checkers count: Int = VideoVerification.checkerCount) throws {
-        let capacity = Self.capacity(for: demuxer.file.streams[index])
         checkers = try (0..<max(1, count)).map { _ in
-            Checker(check: try DecodeCheck(demuxer: demuxer, stream: index), capacity: capacity)
+            Checker(check: try DecodeCheck(demuxer: demuxer, stream: index), scope: LiveObjects.currentScope)
         }
     }
 
     /// Hands over a packet as read (before its timestamps are rewritten); waits while its
-    /// checker's queue is full.
+    /// checker's queue is full (1024 packets or 8 MB).
     func submit(_ packet: Packet) throws {
         var startsRun = false
         if checkers.count > 1 && dealt >= Self.runLength && packet.isKeyframe {

@@ -1,0 +1,149 @@
+/// A first-in first-out queue between two pipeline stages on different threads: bounded by a
+/// count of elements and, optionally, by their bytes; what a push does when it is full is its
+/// policy (wait for room, or drop the new element and count it). Either side can close it: the
+/// producer with `finish()` (the consumer drains what is left, then gets nil), either side with
+/// `fail(_:)` (both sides rethrow the error; the first error wins).
+///
+/// Values handed through it (frames, packets) are moved, never shared: the producer must not
+/// touch a value after pushing it, and a popped value is no longer held by the queue.
+///
+/// ```swift
+/// let queue = PipelineQueue<Packet>(capacity: 64)                  // export: waits for room
+/// let samples = PipelineQueue<Sample>(capacity: 8, whenFull: .dropNewest)  // capture: never waits
+/// ```
+public final class PipelineQueue<Element>: @unchecked Sendable {
+    /// What `push` does when the queue is full.
+    public enum WhenFull: Sendable {
+        /// Wait for the consumer to make room (an export: nothing may be lost).
+        case wait
+        /// Refuse the new element at once and count it in `dropped` (a capture: the device
+        /// must never wait).
+        case dropNewest
+    }
+
+    private struct State {
+        /// Waiting elements from `head` on; slots before it were taken and hold nil.
+        var items: [Element?] = []
+        var head = 0
+        var bytes = 0
+        var finished = false
+        var failure: Error?
+        var dropped = 0
+
+        var count: Int { items.count - head }
+
+        mutating func take() -> Element {
+            let element = items[head]!
+            items[head] = nil
+            head += 1
+            if head > 64 && head * 2 > items.count {
+                items.removeFirst(head)
+                head = 0
+            }
+            return element
+        }
+    }
+
+    private let state = Guarded(State())
+    /// The most elements it holds.
+    public let capacity: Int
+    /// What a push does when the queue is full.
+    public let whenFull: WhenFull
+    private let byteBudget: Int?
+    private let cost: (Element) -> Int
+
+    /// A queue of at most `capacity` elements, and, with `bytes`, of elements whose `cost`
+    /// adds up to at most `bytes` (one element is always let in, however large).
+    public init(capacity: Int, whenFull: WhenFull = .wait, bytes: Int? = nil, cost: @escaping (Element) -> Int = { _ in 0 }) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+        self.whenFull = whenFull
+        byteBudget = bytes
+        self.cost = cost
+    }
+
+    private func hasRoom(_ state: State, for size: Int) -> Bool {
+        guard state.count < capacity else { return false }
+        guard let byteBudget, state.count > 0 else { return true }
+        return state.bytes + size <= byteBudget
+    }
+
+    /// Appends `element`; returns false when it was dropped (`.dropNewest`, full) or the queue
+    /// is closed and drops are the policy. With `.wait` it waits for room and throws the
+    /// queue's error, or `QueueClosed` when the queue was finished (the consumer went away).
+    @discardableResult
+    public func push(_ element: Element) throws -> Bool {
+        let size = cost(element)
+        switch whenFull {
+        case .wait:
+            try state.wait(until: { $0.failure != nil || $0.finished || hasRoom($0, for: size) }) { state in
+                if let failure = state.failure { throw failure }
+                if state.finished { throw QueueClosed() }
+                state.items.append(element)
+                state.bytes += size
+            }
+            return true
+        case .dropNewest:
+            return try state.withLock { state in
+                if let failure = state.failure { throw failure }
+                guard !state.finished, hasRoom(state, for: size) else {
+                    state.dropped += 1
+                    return false
+                }
+                state.items.append(element)
+                state.bytes += size
+                return true
+            }
+        }
+    }
+
+    /// The oldest element, waiting for one; nil once the queue was finished and all was taken.
+    /// Throws the error the queue was failed with.
+    public func pop() throws -> Element? {
+        try state.wait(until: { $0.count > 0 || $0.finished || $0.failure != nil }) { state in
+            if let failure = state.failure { throw failure }
+            guard state.count > 0 else { return nil }
+            let element = state.take()
+            state.bytes -= cost(element)
+            return element
+        }
+    }
+
+    /// No more elements will be pushed: the consumer takes what is left, then gets nil; a
+    /// producer still pushing gets `QueueClosed` (or a drop).
+    public func finish() {
+        state.withLock { $0.finished = true }
+    }
+
+    /// Closes the queue with `error`: both sides stop and rethrow it, and the waiting elements
+    /// are released. The first error wins.
+    public func fail(_ error: Error) {
+        state.withLock { state in
+            if state.failure == nil { state.failure = error }
+            state.items.removeAll()
+            state.head = 0
+            state.bytes = 0
+        }
+    }
+
+    /// Takes every waiting element at once.
+    public func removeAll() -> [Element] {
+        state.withLock { state in
+            var rest: [Element] = []
+            while state.count > 0 { rest.append(state.take()) }
+            state.bytes = 0
+            return rest
+        }
+    }
+
+    /// Elements waiting.
+    public var count: Int { state.read(\.count) }
+    /// Elements refused because the queue was full or closed (`.dropNewest`).
+    public var dropped: Int { state.read(\.dropped) }
+}
+
+/// Thrown by `PipelineQueue.push` when the queue was finished before the element came, which
+/// means the consumer went away.
+public struct QueueClosed: Error {
+    public init() {}
+}
