@@ -22,18 +22,24 @@ public struct CapturedFrame: @unchecked Sendable {
 /// up to `backlog` frames wait and a frame that finds the queue full is dropped.
 /// `minFrameDuration` throttles by timestamp. Every drop is counted with its reason, and
 /// `counters.received == delivered + dropped + queued` holds whenever the counters are read.
-public final class FrameOutput: @unchecked Sendable {
+public final class FrameOutput: Sendable {
     public let alwaysDiscardsLateFrames: Bool
     public let backlog: Int
     public let minFrameDuration: MediaTime?
     private let handler: @Sendable (CapturedFrame) -> Void
-    private let condition = NSCondition()
-    private var items: [CapturedFrame] = []
-    private var state = OutputCounters()
-    private var closed = false
-    private var lastAccepted: Int64?
-    private var newestReceived = -1
-    private var stale = 0
+
+    /// Everything the capture and delivery threads share; the counters change together with
+    /// the queue, so that they agree at every read.
+    private struct Shared {
+        var items: [CapturedFrame] = []
+        var counters = OutputCounters()
+        var closed = false
+        var lastAccepted: Int64?
+        var newestReceived = -1
+        var stale = 0
+    }
+
+    private let shared = Guarded(Shared())
 
     public init(alwaysDiscardsLateFrames: Bool = true, backlog: Int = 4, minFrameDuration: MediaTime? = nil,
                 handler: @escaping @Sendable (CapturedFrame) -> Void) {
@@ -44,68 +50,68 @@ public final class FrameOutput: @unchecked Sendable {
     }
 
     /// Received, delivered, dropped (by reason) and queued, read atomically.
-    public var counters: OutputCounters { condition.withLock { state } }
+    public var counters: OutputCounters { shared.read(\.counters) }
 
     /// Frames delivered although a newer frame had been received when they were taken from
     /// the queue. Always 0 with `alwaysDiscardsLateFrames`.
-    public var staleDeliveries: Int { condition.withLock { stale } }
+    public var staleDeliveries: Int { shared.read(\.stale) }
 
     /// Capture side: offers a frame; never blocks.
     func offer(_ frame: Frame, time: Int64, input: Int) {
-        condition.withLock {
-            guard !closed else { return }
-            state.received += 1
-            newestReceived += 1
-            if let minimum = minFrameDuration, let last = lastAccepted,
+        shared.withLock { shared in
+            guard !shared.closed else { return }
+            shared.counters.received += 1
+            shared.newestReceived += 1
+            if let minimum = minFrameDuration, let last = shared.lastAccepted,
                time - last < minimum.nanoseconds {
-                state.droppedByThrottle += 1
+                shared.counters.droppedByThrottle += 1
                 return
             }
             let captured = CapturedFrame(frame: frame, time: MediaTime(value: time, timescale: 1_000_000_000),
-                                         sequenceNumber: newestReceived, input: input)
-            if items.count >= backlog {
+                                         sequenceNumber: shared.newestReceived, input: input)
+            if shared.items.count >= backlog {
                 if alwaysDiscardsLateFrames {
-                    items.removeFirst()
-                    state.queued -= 1
-                    state.droppedAsLate += 1
+                    shared.items.removeFirst()
+                    shared.counters.queued -= 1
+                    shared.counters.droppedAsLate += 1
                 } else {
-                    state.droppedBecauseQueueFull += 1
+                    shared.counters.droppedBecauseQueueFull += 1
                     return
                 }
             }
-            lastAccepted = time
-            items.append(captured)
-            state.queued += 1
-            condition.signal()
+            shared.lastAccepted = time
+            shared.items.append(captured)
+            shared.counters.queued += 1
         }
     }
 
     /// Delivery thread: calls the handler until closed, then drops what is left.
     func runDelivery() {
-        while true {
-            condition.lock()
-            while items.isEmpty && !closed { condition.wait() }
-            if closed {
-                state.droppedAtStop += items.count
-                state.queued -= items.count
-                items.removeAll()
-                condition.unlock()
-                return
+        while let next = nextDelivery() { handler(next) }
+    }
+
+    /// The next frame to deliver, waiting for one; nil once closed (what is still queued is
+    /// dropped then).
+    private func nextDelivery() -> CapturedFrame? {
+        shared.wait(until: { !$0.items.isEmpty || $0.closed }) { shared in
+            if shared.closed {
+                shared.counters.droppedAtStop += shared.items.count
+                shared.counters.queued -= shared.items.count
+                shared.items.removeAll()
+                return nil
             }
-            let next = items.removeFirst()
-            state.queued -= 1
-            state.delivered += 1
-            if next.sequenceNumber < newestReceived && alwaysDiscardsLateFrames && minFrameDuration == nil { stale += 1 }
-            condition.unlock()
-            handler(next)
+            let next = shared.items.removeFirst()
+            shared.counters.queued -= 1
+            shared.counters.delivered += 1
+            if next.sequenceNumber < shared.newestReceived && alwaysDiscardsLateFrames && minFrameDuration == nil {
+                shared.stale += 1
+            }
+            return next
         }
     }
 
     /// No more frames come; frames still queued are dropped (counted `droppedAtStop`).
     func close() {
-        condition.withLock {
-            closed = true
-            condition.broadcast()
-        }
+        shared.withLock { $0.closed = true }
     }
 }
