@@ -16,6 +16,15 @@ import Testing
         Double(try Data(contentsOf: folder.appendingPathComponent("heard.f32")).count / 8) / 48000
     }
 
+    /// Plays `arguments` (after `play`) headless without a picture, in a scratch folder named
+    /// after `label`; returns how the command ended and the seconds of sound it played.
+    static func playSound(_ arguments: [String], label: String) throws -> (result: CommandResult, heard: Double) {
+        let folder = try FixtureCache.shared.scratchFolder(label)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try Slomo.run(["play"] + arguments + ["--no-video"], environment: headless(folder))
+        return (result, try secondsHeard(in: folder))
+    }
+
     /// An X display that does not exist: a window cannot open there.
     static let noDisplay = ["SDL_VIDEODRIVER": "x11", "DISPLAY": ":239", "SDL_AUDIODRIVER": "disk",
                             "SDL_DISKAUDIOFILE": "/dev/null"]
@@ -44,15 +53,12 @@ import Testing
 
     /// A rate the algorithm cannot play falls back to the nearest one it can, with a message.
     @Test func aRateOutsideTheAlgorithmFallsBackWithAMessage() throws {
-        let folder = try FixtureCache.shared.scratchFolder("play-fallback")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try Slomo.run(["play", try Fixture.longFlashAndBeep.path, "--audio", "low-latency", "--rate", "4",
-                                    "--start", "9", "--no-video"], environment: Self.headless(folder))
+        let (result, heard) = try Self.playSound([try Fixture.longFlashAndBeep.path, "--audio", "low-latency", "--rate", "4",
+                                                  "--start", "9"], label: "play-fallback")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("rate 4 is outside what low-latency can play here; playing at 2"),
                 "\(result.standardError)")
         // One second of source at 2x: half a second of sound.
-        let heard = try Self.secondsHeard(in: folder)
         #expect(abs(heard - 0.5) < 0.1, "\(heard) s heard")
     }
 
@@ -60,15 +66,13 @@ import Testing
     /// audio packet of the spoiled clip plays as silence, and the sound lasts as long as it
     /// should.
     @Test func damageMetWhilePlayingIsSaid() throws {
-        let folder = try FixtureCache.shared.scratchFolder("play-damaged")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let movie = try DamagedInputTests.spoiledCopy(in: folder)
-        let result = try Slomo.run(["play", movie.path, "--start", "2.5", "--no-video"], environment: Self.headless(folder))
+        let movie = try DamagedInputTests.spoiledCopy(in: try FixtureCache.shared.scratchFolder("play-damaged-input"))
+        defer { try? FileManager.default.removeItem(at: movie.deletingLastPathComponent()) }
+        let (result, heard) = try Self.playSound([movie.path, "--start", "2.5"], label: "play-damaged")
         #expect(result.status == 0, "\(result.standardError)")
         let said = result.standardError.split(separator: "\n").filter { $0.contains("could not be decoded") }
         #expect(said == ["slomo play: \(movie.path): audio: 1 packet could not be decoded cleanly at 3.20 s (file damaged?)"],
                 "\(result.standardError)")
-        let heard = try Self.secondsHeard(in: folder)
         #expect(abs(heard - 7.5) < 0.2, "\(heard) s heard")
     }
 
