@@ -147,15 +147,6 @@ import Testing
         case truncation, byteFlips, zeroedChunk, repeatedChunk, lyingBoxSize
     }
 
-    /// A small deterministic generator (64-bit LCG), so that every run damages the same bytes.
-    struct Seeded {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     static func damage(_ data: Data, _ mutation: Mutation, _ random: inout Seeded) -> Data {
         var bytes = [UInt8](data)
         switch mutation {

@@ -18,8 +18,9 @@ public enum BadInput: String, CaseIterable, Sendable {
             let whole = try Data(contentsOf: URL(fileURLWithPath: try Fixture.ntsc.path))
             _ = FileManager.default.createFile(atPath: path, contents: whole.prefix(whole.count / 2))
         case .randomBytes:
-            var generator = SystemRandomNumberGenerator()
-            _ = FileManager.default.createFile(atPath: path, contents: Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+            // Seeded: unseeded bytes now and then probe as raw H.263 (a CI run opened one).
+            var random = Seeded(state: 16)
+            _ = FileManager.default.createFile(atPath: path, contents: Data((0..<65536).map { _ in UInt8(random.next(256)) }))
         case .noStreams:
             // An FFmpeg metadata file: FFmpeg opens it and finds no streams in it.
             _ = FileManager.default.createFile(atPath: path, contents: Data(";FFMETADATA1\ntitle=nothing here\n".utf8))
