@@ -86,6 +86,7 @@ let package = Package(
                           path: "Examples/EditScriptExample"),
         .executableTarget(name: "CaptureExample", dependencies: ["Slomo"], path: "Examples/CaptureExample"),
         .executableTarget(name: "PlayerExample", dependencies: ["Slomo"], path: "Examples/PlayerExample"),
+        .executableTarget(name: "FrameWriterExample", dependencies: ["Slomo"], path: "Examples/FrameWriterExample"),
 
         // Benchmarks (scripts/bench): they measure and print, they do not assert.
         .executableTarget(name: "TimeMapBenchmark", dependencies: ["SlomoCore"], path: "Benchmarks/TimeMapBenchmark"),

@@ -72,6 +72,7 @@ enum ExitStatus {
         case .minimumFreeSpace: "--min-free"
         case .scale: "--scale"
         case .input: "--input"
+        case .timeBase, .audioFormat: setting.name // no command sets them
         }
     }
 }

@@ -5,6 +5,8 @@ import Foundation
 public enum Setting: String, CaseIterable, Hashable, Sendable {
     case frameRate, size, profile, codec, crf, preset, bitRate, keyframeInterval, toneMapping
     case audioCodec, fragmentInterval, maximumDuration, maximumSize, minimumFreeSpace, scale, input
+    /// Settings only the library has (`MovieWriterSettings`).
+    case timeBase, audioFormat
 
     /// The setting's name in prose: `frame rate`, `keyframe interval`.
     public var name: String {
@@ -18,6 +20,8 @@ public enum Setting: String, CaseIterable, Hashable, Sendable {
         case .maximumDuration: "maximum duration"
         case .maximumSize: "maximum size"
         case .minimumFreeSpace: "minimum free space"
+        case .timeBase: "time base"
+        case .audioFormat: "audio format"
         default: rawValue
         }
     }

@@ -10,14 +10,10 @@ import SlomoMedia
 /// whatever the input's length.
 final class AudioTrackExport {
     let outputStream: Int
-    let encoder: Encoder
+    private let encoding: AudioBlockEncoder
     private let codec: AudioCodec
-    private let toEncoder: Resampler?
     private let audio: JoinedAudio
-    private let format: AudioFormat
     private var pending: [Packet] = []
-    private var rendered: [[Float]]
-    private var encodedSamples: Int64 = 0
     private var finished = false
     /// Rendered samples beyond full scale (clipped by integer codecs and most decoders), and
     /// the largest magnitude rendered.
@@ -39,19 +35,13 @@ final class AudioTrackExport {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
         audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: codec.sampleRate(for:))
-        format = audio.format
         self.codec = codec
-        encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName,
-                                                          format: codec.encoderFormat(format),
-                                                          bitRate: codec.bitRate(channels: format.channelCount)),
-                              globalHeader: muxer.needsGlobalHeader)
-        toEncoder = encoder.audioFormat == format ? nil : try Resampler(from: format, to: encoder.audioFormat)
-        outputStream = try muxer.addStream(for: encoder)
-        rendered = Array(repeating: [], count: format.channelCount)
+        encoding = try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
+        outputStream = try muxer.addStream(for: encoding.encoder)
     }
 
     /// The output time base of this track's packets.
-    var timeBase: Rational { encoder.timeBase }
+    var timeBase: Rational { encoding.encoder.timeBase }
 
     /// The next encoded packet in output order, or nil when the track is done.
     func nextPacket() throws -> Packet? {
@@ -64,23 +54,9 @@ final class AudioTrackExport {
     private func produce() throws {
         if let block = try audio.nextBlock(maxFrames: 8192) {
             measureLevel(block)
-            // Codecs without a fixed frame size (PCM, FLAC) take each block as it comes.
-            guard encoder.frameSize > 0 else { return try encode(block.channels, offset: 0, count: block.frameCount) }
-            for channel in 0..<format.channelCount { rendered[channel] += block.channels[channel] }
-            var offset = 0
-            while rendered[0].count - offset >= encoder.frameSize {
-                try encode(rendered, offset: offset, count: encoder.frameSize)
-                offset += encoder.frameSize
-            }
-            rendered = rendered.map { Array($0.dropFirst(offset)) }
+            pending += try encoding.encode(block.channels)
         } else {
-            if !rendered[0].isEmpty { try encode(rendered, offset: 0, count: rendered[0].count) }
-            rendered = rendered.map { _ in [] }
-            if let toEncoder {
-                let tail = try toEncoder.convert(nil)
-                if tail.sampleCount > 0 { try send(tail) }
-            }
-            pending += try encoder.encode(nil)
+            pending += try encoding.finish()
             finished = true
         }
     }
@@ -107,8 +83,8 @@ final class AudioTrackExport {
     /// A note when the audio was resampled because the codec does not take the source's rate
     /// (Opus takes 48, 24, 16, 12 or 8 kHz), nil otherwise.
     var resamplingWarning: String? {
-        guard audio.sourceSampleRate != format.sampleRate else { return nil }
-        return "audio: resampled from \(audio.sourceSampleRate) Hz to \(format.sampleRate) Hz, a rate \(codec) can encode"
+        guard audio.sourceSampleRate != audio.format.sampleRate else { return nil }
+        return "audio: resampled from \(audio.sourceSampleRate) Hz to \(audio.format.sampleRate) Hz, a rate \(codec) can encode"
     }
 
     /// What decoding the track's sources met damaged, with the file it is in; complete once
@@ -117,16 +93,4 @@ final class AudioTrackExport {
 
     /// The track's warnings for `ExportResult`: resampling, then clipping.
     var warnings: [String] { [resamplingWarning, clippingWarning].compactMap { $0 } }
-
-    /// Encodes frames `offset ..< offset + count` of planar `channels`.
-    private func encode(_ channels: [[Float]], offset: Int, count: Int) throws {
-        let frame = try Frame(channels: channels, offset: offset, count: count, layout: format.layout,
-                              sampleRate: format.sampleRate, pts: encodedSamples)
-        encodedSamples += Int64(count)
-        try send(toEncoder.map { try $0.convert(frame) } ?? frame)
-    }
-
-    private func send(_ frame: Frame) throws {
-        pending += try encoder.encode(frame)
-    }
 }

@@ -56,16 +56,8 @@ struct ConstantFrameRateExport {
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let hdr = firstVideo.isHDR && !encoding.toneMaps
             ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
-        let encoder = try Self.openEncoder(encoding.encoderSettings(width: picture.width, height: picture.height,
-                                                                   frameRate: frameRate, hdr: hdr),
-                                           muxer: muxer, codec: settings.codec)
-        guard muxer.canStore(encoder) else {
-            throw ExportError(.unsupportedContainer, "\(session.outputPath): .\(fileExtension) cannot hold \(settings.codec.rawValue) video; "
-                              + (settings.codec == .prores ? "use .mov" : settings.codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
-        }
-        let videoOut = try muxer.addStream(for: encoder)
-        muxer.setFrameRate(frameRate, stream: videoOut)
-        if settings.codec == .hevc && fileExtension != "mkv" { muxer.setCodecTag("hvc1", stream: videoOut) }
+        let (encoder, videoOut) = try encoding.addStream(to: muxer, width: picture.width, height: picture.height,
+                                                         frameRate: frameRate, hdr: hdr)
         if let first = map.entries.first, let stream = files[0].videoStream {
             let reader = try Demuxer(path: first.clip.source)
             try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
@@ -141,21 +133,9 @@ struct ConstantFrameRateExport {
                             warnings: warnings.all + audioTracks.flatMap(\.warnings), damage: damage.all)
     }
 
-    /// Opens the video encoder; a refusal names the codec option.
-    private static func openEncoder(_ settings: VideoEncoderSettings, muxer: Muxer,
-                                     codec: VideoExportSettings.Codec) throws -> Encoder {
-        do {
-            return try Encoder(video: settings, globalHeader: muxer.needsGlobalHeader)
-        } catch {
-            throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
-        }
-    }
-
     /// Encoded packets last one frame period unless the encoder said otherwise.
     private func push(_ packet: Packet, to queue: PipelineQueue<Packet>) throws {
-        if packet.duration <= 0 {
-            packet.duration = (try? MediaTime(seconds: frameRate.reciprocal).ticks(in: packet.timeBase, rounding: .nearest)) ?? 1
-        }
+        VideoEncoding.lastOneFramePeriod(packet, frameRate: frameRate)
         try queue.push(packet)
     }
 }

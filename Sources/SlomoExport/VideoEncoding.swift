@@ -1,3 +1,4 @@
+import Foundation
 import SlomoCore
 import SlomoMedia
 
@@ -32,10 +33,8 @@ struct VideoEncoding {
     /// Decides for a source (the first clip's video). Throws when HDR would go into h264 and
     /// tone-mapping is refused or impossible.
     init(_ settings: VideoExportSettings, source: VideoInfo, path: String) throws {
-        self.settings = settings
         let hdr = source.isHDR
-        let deep = (source.bitDepth ?? 8) > 8
-        toneMaps = hdr && settings.codec == .h264
+        let toneMaps = hdr && settings.codec == .h264
         if toneMaps {
             guard settings.toneMapping == .automatic else {
                 throw ExportError(.unsupportedCodec, SettingIssue(.codec, nil, "is HDR (\(source.color.transfer ?? "HDR")) and "
@@ -48,21 +47,69 @@ struct VideoEncoding {
                                   subject: path))
             }
         }
+        self.init(settings: settings,
+                  pixelFormat: Self.pixelFormat(settings, deep: (source.bitDepth ?? 8) > 8, source: PixelFormat(name: source.pixelFormat)),
+                  color: toneMaps ? Self.bt709 : source.color, toneMaps: toneMaps)
+    }
+
+    /// For pictures a program draws itself (`MovieWriter`): 8-bit SDR, BT.709.
+    init(drawn settings: VideoExportSettings) {
+        self.init(settings: settings, pixelFormat: Self.pixelFormat(settings, deep: false, source: nil), color: Self.bt709,
+                  toneMaps: false)
+    }
+
+    private init(settings: VideoExportSettings, pixelFormat: PixelFormat, color: ColorInfo, toneMaps: Bool) {
+        self.settings = settings
+        self.pixelFormat = pixelFormat
+        self.color = color
+        self.toneMaps = toneMaps
+    }
+
+    /// SDR video colour: BT.709, limited range.
+    private static let bt709 = ColorInfo.named(primaries: "bt709", transfer: "bt709", matrix: "bt709", range: "tv")
+
+    /// The pixel format the codec is fed: 10-bit for `deep` sources where the codec and profile
+    /// allow it, the source's own (`source`, else yuv420p) for lossless FFV1.
+    private static func pixelFormat(_ settings: VideoExportSettings, deep: Bool, source: PixelFormat?) -> PixelFormat {
         switch settings.codec {
         case .h264:
-            pixelFormat = .yuv420p
+            return .yuv420p
         case .hevc:
             switch settings.profile {
-            case "main": pixelFormat = .yuv420p
-            case "main10": pixelFormat = .yuv420p10
-            default: pixelFormat = deep ? .yuv420p10 : .yuv420p
+            case "main": return .yuv420p
+            case "main10": return .yuv420p10
+            default: return deep ? .yuv420p10 : .yuv420p
             }
         case .prores:
-            pixelFormat = (settings.profile ?? "hq").hasPrefix("4444") ? PixelFormat(name: "yuv444p10le")! : .yuv422p10
+            return (settings.profile ?? "hq").hasPrefix("4444") ? PixelFormat(name: "yuv444p10le")! : .yuv422p10
         case .ffv1:
-            pixelFormat = PixelFormat(name: source.pixelFormat) ?? .yuv420p
+            return source ?? .yuv420p
         }
-        color = toneMaps ? ColorInfo.named(primaries: "bt709", transfer: "bt709", matrix: "bt709", range: "tv") : source.color
+    }
+
+    /// Opens the encoder for pictures of `width`×`height` at `frameRate` and adds its stream to
+    /// `muxer`, with the frame rate and, for HEVC outside Matroska, Apple's `hvc1` tag. Throws
+    /// naming the codec when the encoder refuses to open or the container cannot hold it.
+    func addStream(to muxer: Muxer, width: Int, height: Int, frameRate: Rational, hdr: HDRMetadata,
+                   timeBase: Rational? = nil) throws -> (encoder: Encoder, stream: Int) {
+        var encoderSettings = self.encoderSettings(width: width, height: height, frameRate: frameRate, hdr: hdr)
+        if let timeBase { encoderSettings.timeBase = timeBase }
+        let codec = settings.codec
+        let encoder: Encoder
+        do {
+            encoder = try Encoder(video: encoderSettings, globalHeader: muxer.needsGlobalHeader)
+        } catch {
+            throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
+        }
+        guard muxer.canStore(encoder) else {
+            let fileExtension = (muxer.path as NSString).pathExtension.lowercased()
+            throw ExportError(.unsupportedContainer, "\(muxer.path): .\(fileExtension) cannot hold \(codec.rawValue) video; "
+                              + (codec == .prores ? "use .mov" : codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
+        }
+        let stream = try muxer.addStream(for: encoder)
+        muxer.setFrameRate(frameRate, stream: stream)
+        if codec == .hevc && (muxer.path as NSString).pathExtension.lowercased() != "mkv" { muxer.setCodecTag("hvc1", stream: stream) }
+        return (encoder, stream)
     }
 
     /// The encoder settings for pictures of `width`×`height` at `frameRate`.
@@ -103,6 +150,12 @@ struct VideoEncoding {
                                     pixelFormat: pixelFormat, timeBase: frameRate.reciprocal, frameRate: frameRate,
                                     sampleAspectRatio: Rational(1), bitRate: settings.bitRate, gopSize: settings.gop,
                                     options: options)
+    }
+
+    /// Gives `packet` one frame period as its duration when the encoder set none.
+    static func lastOneFramePeriod(_ packet: Packet, frameRate: Rational) {
+        guard packet.duration <= 0 else { return }
+        packet.duration = (try? MediaTime(seconds: frameRate.reciprocal).ticks(in: packet.timeBase, rounding: .nearest)) ?? 1
     }
 
     /// x265's `G(x,y)B(x,y)R(x,y)WP(x,y)L(max,min)` in units of 0.00002 and 0.0001 nits.

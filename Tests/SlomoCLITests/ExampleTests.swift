@@ -1,4 +1,5 @@
 import Foundation
+import SlomoCore
 import SlomoTestSupport
 import Testing
 
@@ -64,6 +65,24 @@ import Testing
         #expect(try FFprobe.packets(output).count == Int(recorded.2)!)
         #expect(Int(recorded.2)! > 300, "most of 360 frames recorded")
         #expect(Int(seen.1)! <= Int(seen.2)! && Int(seen.1)! > 0)
+    }
+
+    /// FrameWriterExample draws 3 s of a bouncing ball at 60 fps with a click every second and
+    /// writes them with `MovieWriter`: 180 pictures on the exact 1/60 grid, the clicks at 0, 1
+    /// and 2 s, and a progress line that reaches 100 %.
+    @Test func frameWriterExampleWritesItsAnimation() throws {
+        let output = try FixtureCache.shared.scratchFolder("example-frame-writer").appendingPathComponent("ball.mp4").path
+        let result = try runCommand(try Slomo.builtExecutable("FrameWriterExample"), [output])
+        #expect(result.status == 0, "\(result.standardError)\(result.standardOutput)")
+        #expect(result.standardOutput.contains("frame 180 of 180, 100 %"), "\(result.standardOutput)")
+        let video = try #require(try FFprobe(output).stream("video"))
+        #expect(video["codec_name"] as? String == "h264" && video["r_frame_rate"] as? String == "60/1")
+        let timeBase = try #require((video["time_base"] as? String).flatMap { Rational(decimal: $0) })
+        let times = try FFprobe.packets(output).map { Rational($0.pts) * timeBase }.sorted()
+        #expect(times == (0..<180).map { Rational(Int64($0), 60) })
+        let clicks = try SyncProbe.beepOnsets(output)
+        print("FrameWriterExample: \(result.standardOutput.split(separator: "\n").last ?? ""); clicks at \(clicks) s")
+        #expect(clicks.count == 3 && zip(clicks, [0.0, 1, 2]).allSatisfy { abs($0 - $1) < 0.002 }, "\(clicks)")
     }
 
     /// PlayerExample plays a composition with a slowed second, headless, and doubles the rate
