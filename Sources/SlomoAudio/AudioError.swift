@@ -1,6 +1,8 @@
+import SlomoCore
+
 /// The one error type of `SlomoAudio`: bad rates and algorithm names, libraries that refuse to
 /// start, mismatched buffers. `description` says what is wrong and how to fix it.
-public struct AudioError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AudioError: SettingError, Hashable, Sendable {
     public enum Kind: String, Hashable, Sendable {
         /// Zero, negative, NaN or infinite rate.
         case invalidRate
@@ -18,11 +20,27 @@ public struct AudioError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var kind: Kind
     public var problem: String
+    /// The setting at fault, as data, for errors a different setting would avoid.
+    public var issue: SettingIssue?
 
     public init(_ kind: Kind, _ problem: String) {
         self.kind = kind
         self.problem = problem
     }
 
+    /// An error about a setting; its problem is the issue in prose.
+    public init(_ kind: Kind, _ issue: SettingIssue) {
+        self.kind = kind
+        self.problem = issue.description
+        self.issue = issue
+    }
+
     public var description: String { problem }
+
+    /// The same error said of `place` (`segment 2 (source 2-4)`), which leads the sentence.
+    public func about(_ place: String) -> AudioError {
+        guard var issue else { return AudioError(kind, "\(place): \(problem)") }
+        issue.subject = "\(place): " + (issue.subject ?? ([issue.setting.name] + (issue.value.map { [$0] } ?? [])).joined(separator: " "))
+        return AudioError(kind, issue)
+    }
 }

@@ -124,7 +124,7 @@ public final class AudioRenderer {
             if !copy {
                 for s in [stretch0, stretch1] {
                     do { _ = try alg.validatedRate(1 / s) } catch let e as AudioError {
-                        throw AudioError(e.kind, "segment \(i + 1) (source \(seg.source)): \(e.problem)")
+                        throw e.about("segment \(i + 1) (source \(seg.source))")
                     }
                 }
             }

@@ -60,9 +60,9 @@ extension TimePitchAlgorithm {
         let tolerance = 1e-9  // so that 1/32 computed in floating point is accepted
         guard rate >= minimumRate * (1 - tolerance), rate <= maximumRate * (1 + tolerance) else {
             if self == .lowLatency {
-                throw AudioError(.rateOutOfRange,
-                                 "rate \(Self.format(rate)) is outside the low-latency algorithm's range 0.5–2; "
-                                     + "use --audio spectral, time-domain or varispeed for rates from 1/32 to 32")
+                throw AudioError(.rateOutOfRange, SettingIssue(.audioAlgorithm, cliName, "outside the low-latency algorithm's "
+                                 + "range 0.5–2; use {audioAlgorithm} spectral, time-domain or varispeed for rates from 1/32 to 32",
+                                 subject: "rate \(Self.format(rate))"))
             }
             throw AudioError(.rateOutOfRange,
                              "rate \(Self.format(rate)) is outside the \(cliName) algorithm's range 1/32–32")

@@ -40,17 +40,16 @@ enum ExitStatus {
     /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs. A library
     /// error about a setting is worded with the option's name (`--cfr 0: …`).
     static func exit(with error: Error) -> Never {
-        if error is CommandError || error is TimeModelError || error is AudioError || error is ExportError || error is CaptureError {
+        if error is CommandError || error is TimeModelError || error is SettingError {
             FileHandle.standardError.write(Data("Error: \(message(error))\n".utf8))
             Foundation.exit(of(error))
         }
         Slomo.exit(withError: error)
     }
 
-    /// The error's text for the command line: a setting issue with option names.
+    /// The error's text for the command line: settings named by their options.
     static func message(_ error: Error) -> String {
-        let issue = (error as? ExportError)?.issue ?? (error as? CaptureError)?.issue
-        return issue?.text(naming: optionName) ?? "\(error)"
+        (error as? SettingError)?.text(naming: optionName) ?? "\(error)"
     }
 
     /// The option that sets `setting`.
@@ -72,6 +71,8 @@ enum ExitStatus {
         case .minimumFreeSpace: "--min-free"
         case .scale: "--scale"
         case .input: "--input"
+        case .overwrite: "--overwrite"
+        case .audioAlgorithm: "--audio"
         case .timeBase, .audioFormat: setting.name // no command sets them
         }
     }

@@ -71,7 +71,7 @@ struct Inspect: ParsableCommand {
                 reports.append(try MediaFile.inspect(path: file, measureFrames: frames || plotFile != nil, verify: verify))
             } catch {
                 guard files.count > 1 else { throw error }
-                FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+                FileHandle.standardError.write(Data("Error: \(ExitStatus.message(error))\n".utf8))
                 failures.append(error)
             }
         }

@@ -32,12 +32,12 @@ struct PlotOptions: ParsableArguments {
         do {
             if let plotSize { size = try PlotSize(plotSize) }
         } catch {
-            throw ValidationError("--plot-size \(error)")
+            throw ValidationError("--plot-size " + ExitStatus.message(error))
         }
         do {
             return try PlotFile(path: plot, size: size, overwrite: overwrite)
         } catch {
-            throw ValidationError("--plot \(error)")
+            throw ValidationError("--plot " + ExitStatus.message(error))
         }
     }
 

@@ -107,7 +107,7 @@ final class ProgressPrinter {
             }
             return result
         } catch {
-            if style == .json { emit(event("error", message: "\(error)")) }
+            if style == .json { emit(event("error", message: ExitStatus.message(error))) }
             throw error
         }
     }

@@ -2,7 +2,7 @@ import SlomoCore
 
 /// Why a capture could not start or stopped: names the device, file or setting concerned, and
 /// where it can, the fix; an error about a setting's value carries it as `issue`.
-public struct CaptureError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CaptureError: SettingError, Hashable, Sendable {
     /// What kind of problem it is, for code that reacts to it.
     public enum Kind: String, Sendable, Codable {
         case invalidInput, invalidLimit, deviceNotFound, deviceBusy, unsupportedFormat

@@ -5,6 +5,10 @@ import Foundation
 public enum Setting: String, CaseIterable, Hashable, Sendable {
     case frameRate, size, profile, codec, crf, preset, bitRate, keyframeInterval, toneMapping
     case audioCodec, fragmentInterval, maximumDuration, maximumSize, minimumFreeSpace, scale, input
+    /// Replacing an existing output file.
+    case overwrite
+    /// The time-pitch algorithm sound is rendered with.
+    case audioAlgorithm
     /// Settings only the library has (`MovieWriterSettings`).
     case timeBase, audioFormat
 
@@ -20,6 +24,7 @@ public enum Setting: String, CaseIterable, Hashable, Sendable {
         case .maximumDuration: "maximum duration"
         case .maximumSize: "maximum size"
         case .minimumFreeSpace: "minimum free space"
+        case .audioAlgorithm: "audio algorithm"
         case .timeBase: "time base"
         case .audioFormat: "audio format"
         default: rawValue
@@ -50,10 +55,15 @@ public struct SettingIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// The sentence with settings named by `name`: `"\(name(setting)) \(value): \(problem)"`.
     public func text(naming name: (Setting) -> String) -> String {
+        let head = subject ?? ([name(setting)] + (value.map { [$0] } ?? [])).joined(separator: " ")
+        return "\(head): \(problem(naming: name))"
+    }
+
+    /// The rest of the sentence alone, with settings named by `name`.
+    public func problem(naming name: (Setting) -> String) -> String {
         var body = problem
         for other in Setting.allCases { body = body.replacingOccurrences(of: "{\(other.rawValue)}", with: name(other)) }
-        let head = subject ?? ([name(setting)] + (value.map { [$0] } ?? [])).joined(separator: " ")
-        return "\(head): \(body)"
+        return body
     }
 
     /// The sentence in prose (`frame rate 0: the frame rate must be positive`).

@@ -2,7 +2,7 @@ import SlomoCore
 
 /// Why an export could not start or did not finish. Names the file or setting concerned; an
 /// error about a setting's value carries it as `issue`, for front ends to word.
-public struct ExportError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ExportError: SettingError, Hashable, Sendable {
     public enum Kind: String, Sendable {
         case noVideo, noAudio, outputIsInput, unsupportedContainer, unsupportedCodec, cancelled, invalidPlan, damagedInput
     }

@@ -37,7 +37,7 @@ extension ExportSession {
                     do {
                         _ = try algorithm.validatedRate(rate.doubleValue)
                     } catch let error as AudioError {
-                        throw AudioError(error.kind, "segment \(index + 1) (source \(segment.source)): \(error.problem)")
+                        throw error.about("segment \(index + 1) (source \(segment.source))")
                     }
                 }
             }

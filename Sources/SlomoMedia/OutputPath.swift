@@ -1,4 +1,5 @@
 import Foundation
+import SlomoCore
 
 /// The rules every output file follows: its folder must exist, an existing file is replaced
 /// only with `overwrite`, and the bytes go to a file without a name until finished
@@ -14,7 +15,7 @@ public enum OutputPath {
         }
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             if isDirectory.boolValue { throw MediaError(.notAFile, path: path, detail: "is a directory; give a file name") }
-            if !overwrite { throw MediaError(.outputExists, path: path, detail: "already exists (use --overwrite to replace it)") }
+            if !overwrite { throw MediaError(.outputExists, path: path, issue: SettingIssue(.overwrite, nil, "already exists (use {overwrite} to replace it)")) }
         }
     }
 

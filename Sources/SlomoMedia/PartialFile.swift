@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SlomoCore
 
 /// An output file being written, which has no name until it is finished, so that nothing is
 /// left behind whatever happens to the process (SIGKILL included): an unnamed file in the
@@ -63,7 +64,7 @@ public final class PartialFile {
         } else {
             guard linkat(AT_FDCWD, writePath, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
                 throw errno == EEXIST
-                    ? MediaError(.outputExists, path: target, detail: "appeared while writing (use --overwrite to replace it)")
+                    ? MediaError(.outputExists, path: target, issue: SettingIssue(.overwrite, nil, "appeared while writing (use {overwrite} to replace it)"))
                     : failure("name the finished file")
             }
         }

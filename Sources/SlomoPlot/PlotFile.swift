@@ -25,7 +25,7 @@ public struct PlotFile: Hashable, Sendable {
         do {
             try OutputPath.checkWritable(path, overwrite: overwrite)
         } catch {
-            throw PlotError(.unwritable, path: path, detail: error.detail)
+            throw PlotError(.unwritable, path: path, writing: error)
         }
     }
 
@@ -36,7 +36,7 @@ public struct PlotFile: Hashable, Sendable {
         do {
             partial = try PartialFile(target: path, overwrite: overwrite)
         } catch {
-            throw PlotError(.unwritable, path: path, detail: error.detail)
+            throw PlotError(.unwritable, path: path, writing: error)
         }
         let status = render(to: partial.writePath, draw)
         guard status == CAIRO_STATUS_SUCCESS else {
@@ -46,7 +46,7 @@ public struct PlotFile: Hashable, Sendable {
         do {
             try partial.publish()
         } catch {
-            throw PlotError(.writeFailed, path: path, detail: error.detail)
+            throw PlotError(.writeFailed, path: path, writing: error)
         }
     }
 

@@ -200,12 +200,13 @@ import Testing
         #expect(FileManager.default.createFile(atPath: existing, contents: Data("keep".utf8)))
         let exists = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "-o", existing, "--dry-run"])
         #expect(exists.status == 1)
-        #expect(exists.standardError.contains("already exists"), "\(exists.standardError)")
+        #expect(exists.standardError.contains("already exists (use --overwrite to replace it)"), "\(exists.standardError)")
         #expect(!exists.standardOutput.contains("would write"))
         let lowLatency = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "--audio", "low-latency",
                                         "--dry-run"])
         #expect(lowLatency.status == 64)
-        #expect(lowLatency.standardError.contains("low-latency algorithm's range"), "\(lowLatency.standardError)")
+        #expect(lowLatency.standardError.contains("low-latency algorithm's range 0.5–2; use --audio spectral"),
+                "\(lowLatency.standardError)")
         let timeline = try Slomo.run(["retime", try Fixture.hfr240.path, "--section", "2-4x0.25", "--dry-run",
                                       "--timeline", existing])
         #expect(timeline.status == 64 && timeline.standardError.contains("--timeline must end in"))

@@ -16,6 +16,19 @@ import Testing
         #expect(error.description == "blend 16x16 yuv420p with 8x8 yuv420p: the pictures differ in size or pixel format")
     }
 
+    /// An existing output names the `overwrite` setting as data and in library words; the
+    /// command line words it as `--overwrite` (PlotCommandTests, ExportCommandTests).
+    @Test func anExistingOutputNamesTheOverwriteSetting() throws {
+        let output = try FixtureCache.shared.scratchFolder("existing-output").appendingPathComponent("kept.mov").path
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: output))
+        let error = try #require(throws: MediaError.self) { try OutputPath.checkWritable(output, overwrite: false) }
+        #expect(error.kind == .outputExists && error.issue?.setting == .overwrite)
+        #expect(error.description == "\(output): already exists (use overwrite to replace it)")
+        #expect(error.text { $0 == .overwrite ? "--overwrite" : $0.name } == "\(output): already exists (use --overwrite to replace it)")
+        #expect(throws: MediaError.self) { try Muxer(path: output) }
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == "keep")
+    }
+
     @Test func anOptionTheEncoderDoesNotHaveIsAnUnknownOption() throws {
         let format = AudioFormat(sampleRate: 48000, layout: .mono, sampleFormat: .int16)
         let settings = AudioEncoderSettings(codec: "pcm_s16le", format: format, options: ["no_such_option": "1"])
