@@ -22,9 +22,10 @@ enum ExitStatus {
         case is CommandError:
             return usage
         case let error as TimeModelError:
-            // Sections given on the command line are named `section '…'`; an edit script's or a
-            // timeline's are named by their place in the file, whose content is not usage.
-            return error.subject?.hasPrefix("section '") == true ? usage : failed
+            // A section typed as syntax is a usage mistake; an edit script's or a timeline's
+            // section is the file's content, not usage.
+            if case .syntax = error.section { return usage }
+            return failed
         case let error as AudioError:
             return [.invalidRate, .rateOutOfRange, .unknownAlgorithm].contains(error.kind) ? usage : failed
         case let error as ExportError:

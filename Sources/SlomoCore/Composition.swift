@@ -24,7 +24,7 @@ public struct Composition: Hashable, Sendable {
     public init(source: String, duration: MediaTime, frameRate: Rational?, sections texts: [String]) throws {
         let range = TimeRange(start: .zero, duration: duration)
         let sections = try texts.map { text in
-            try SectionSpec(parsing: text).resolved(in: range, frameRate: frameRate, origin: "section '\(text)'")
+            try SectionSpec(parsing: text).resolved(in: range, frameRate: frameRate, origin: .syntax(text))
         }
         self.init([try Clip(source: source, range: range, sections: sections, frameRate: frameRate)])
     }

@@ -88,7 +88,7 @@ public struct EditScript: Hashable, Sendable {
             let range = TimeRange(start: start, end: end)
             let sections = try clip.sections.enumerated().map { item in
                 try item.element.resolved(in: range, frameRate: info.frameRate,
-                                          origin: "\(path).sections[\(item.offset)]")
+                                          origin: .document("\(path).sections[\(item.offset)]"))
             }
             composition.append(try SlomoCore.Clip(source: sourcePath(of: clip), range: range, sections: sections,
                                         frameRate: info.frameRate))

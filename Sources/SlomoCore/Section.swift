@@ -6,9 +6,8 @@
 /// ramp-out eases over the last `rampOut` from `rate` to the next neighbour's rate. Both lie
 /// inside the section, so `rampIn + rampOut ≤ range.duration`. See `TimeMap` for the ramp shape.
 ///
-/// `origin` (`section '2-4x1/4'` for the text it was parsed from, or a document path such as
-/// `clips[0].sections[1]`) only names the section in error messages; it takes no part in
-/// equality.
+/// `origin` (the syntax it was parsed from, or a document path such as `clips[0].sections[1]`)
+/// only names the section in error messages; it takes no part in equality.
 public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// The source time range, in the source file's time.
     public let range: TimeRange
@@ -22,13 +21,13 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     public let audio: TimePitchAlgorithm?
     /// The CFR frame choice for this section; nil means the export's default.
     public let frames: FrameChoice?
-    /// Where the section came from, for error messages only (`section '2-4x1/4'`).
-    public var origin: String?
+    /// Where the section came from, for error messages only.
+    public var origin: SectionOrigin?
 
     /// A section; throws `.emptyRange` when the range is empty, `.invalidValue` for a negative
     /// ramp and `.rampTooLong` when the ramps do not fit in the range.
     public init(range: TimeRange, rate: Rate, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero,
-                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: String? = nil) throws {
+                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: SectionOrigin? = nil) throws {
         self.range = range
         self.rate = rate
         self.rampIn = rampIn
@@ -38,14 +37,14 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         self.origin = origin
         let name = self.name
         guard !range.isEmpty else {
-            throw TimeModelError(.emptyRange, "start \(range.start) s must be before end \(range.end) s", subject: name)
+            throw TimeModelError(.emptyRange, "start \(range.start) s must be before end \(range.end) s", section: name)
         }
         guard rampIn >= .zero, rampOut >= .zero else {
-            throw TimeModelError(.invalidValue, "ramps must not be negative", subject: name)
+            throw TimeModelError(.invalidValue, "ramps must not be negative", section: name)
         }
         guard let ramps = try? rampIn.adding(rampOut), ramps <= range.duration else {
             throw TimeModelError(.rampTooLong, "ramps of \(rampIn) s + \(rampOut) s are longer than "
-                                 + "the section's \(range.duration) s", subject: name)
+                                 + "the section's \(range.duration) s", section: name)
         }
     }
 
@@ -62,8 +61,8 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         SectionSpec(self).description
     }
 
-    /// How the section is named in messages: its origin, or `section '<syntax>'`.
-    var name: String { origin ?? "section '\(description)'" }
+    /// How the section is named in messages: its origin, or its syntax.
+    var name: SectionOrigin { origin ?? .syntax(description) }
 
     /// The section with its edges moved to source frame boundaries: each edge moves to the
     /// first frame whose PTS is ≥ the edge, frames being at `origin + n / frameRate`. An end
@@ -78,7 +77,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         let start = try snap(range.start)
         let end = MediaTime.min(try snap(range.end), MediaTime.max(clipEnd, range.end))
         guard start < end else {
-            throw TimeModelError(.emptyRange, "shorter than one frame at \(frameRate) fps", subject: name)
+            throw TimeModelError(.emptyRange, "shorter than one frame at \(frameRate) fps", section: name)
         }
         return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
                            rampOut: rampOut, audio: audio, frames: frames, origin: self.origin)
@@ -93,10 +92,10 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
                 ? "starts before the clip's start at \(clip.start) s"
                 : "ends at \(section.range.end) s, past the clip's end at \(clip.end) s "
                     + "(the clip lasts \(clip.duration) s)"
-            throw TimeModelError(.pastEnd, problem, subject: section.name)
+            throw TimeModelError(.pastEnd, problem, section: section.name)
         }
         for (left, right) in zip(sorted, sorted.dropFirst()) where left.range.overlaps(right.range) {
-            throw TimeModelError(.overlap, "overlaps \(left.name)", subject: right.name)
+            throw TimeModelError(.overlap, "overlaps \(left.name)", section: right.name)
         }
         return sorted
     }

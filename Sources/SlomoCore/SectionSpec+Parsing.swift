@@ -10,12 +10,11 @@ extension SectionSpec {
     /// `.rateOutOfRange`, `.emptyRange` for a start at or after the end (when both are times),
     /// `.rampTooLong`, `.invalidValue` for unknown option values.
     public init(parsing text: String) throws {
-        let name = "section '\(text)'"
         do {
             try self.init(parsingUnlabelled: text)
-        } catch let error as TimeModelError where error.subject?.hasPrefix("section '") != true {
+        } catch let error as TimeModelError where error.section == nil {
             let inner = error.subject.map { "\($0): " } ?? ""
-            throw TimeModelError(error.kind, inner + error.problem, subject: name)
+            throw TimeModelError(error.kind, inner + error.problem, section: .syntax(text))
         }
     }
 
@@ -59,7 +58,7 @@ extension SectionSpec {
         // Check what can be checked without the clip: times in order, ramps that fit.
         if case .time(let startTime) = start, case .time(let endTime) = end {
             _ = try resolved(in: TimeRange(start: startTime, end: .max(startTime, endTime)),
-                             frameRate: nil, origin: "section '\(text)'")
+                             frameRate: nil, origin: .syntax(text))
         }
     }
 

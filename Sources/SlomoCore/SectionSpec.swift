@@ -97,11 +97,11 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// The section in `clip` (the clip's range of its source file; `end` is its end) with
     /// frame numbers at `frameRate`. Errors name the section by `origin` (`section '2-4x1/4'`,
-    /// `clips[0].sections[1]`), or else by its syntax.
+    /// `clips[0].sections[1]`), or else by its syntax, and carry it as `section`.
     /// Whether it lies inside the clip is checked with the other sections of the clip, by
     /// `Section.validated(_:in:)` or `TimeMap`.
-    public func resolved(in clip: TimeRange, frameRate: Rational?, origin: String? = nil) throws -> Section {
-        let name = origin ?? "section '\(description)'"
+    public func resolved(in clip: TimeRange, frameRate: Rational?, origin: SectionOrigin? = nil) throws -> Section {
+        let name = origin ?? .syntax(description)
         do {
             let start = try self.start.time(in: clip, frameRate: frameRate)
             let end = try self.end.time(in: clip, frameRate: frameRate)
@@ -111,7 +111,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
             return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
                                rampOut: rampOut, audio: audio, frames: frames, origin: name)
         } catch let error as TimeModelError where error.subject == nil {
-            throw error.about(name)
+            throw TimeModelError(error.kind, error.problem, section: name)
         }
     }
 

@@ -43,12 +43,20 @@ public struct TimeModelError: Error, Hashable, Sendable, CustomStringConvertible
     public var subject: String?
     /// A sentence describing the problem (and where possible the fix).
     public var problem: String
+    /// The section the error is about, when it is about one (kept by `about(_:)`).
+    public var section: SectionOrigin?
 
     /// Creates an error of `kind` about `subject`.
     public init(_ kind: Kind, _ problem: String, subject: String? = nil) {
         self.kind = kind
         self.problem = problem
         self.subject = subject
+    }
+
+    /// Creates an error of `kind` about a section, named by its origin.
+    public init(_ kind: Kind, _ problem: String, section: SectionOrigin) {
+        self.init(kind, problem, subject: section.description)
+        self.section = section
     }
 
     /// `"section '2-4x0': rate must be greater than 0"`, or just the problem without a subject.
@@ -62,6 +70,14 @@ public struct TimeModelError: Error, Hashable, Sendable, CustomStringConvertible
     public func about(_ outer: String) -> TimeModelError {
         var copy = self
         copy.subject = subject.map { "\(outer): \($0)" } ?? outer
+        return copy
+    }
+
+    /// The same error found in a document at `path` (an edit script, a place in one): named
+    /// like `about(_:)`, and a section it is about is the document's, not syntax a caller typed.
+    public func inDocument(_ path: String) -> TimeModelError {
+        var copy = about(path)
+        if copy.section != nil { copy.section = .document(copy.subject ?? path) }
         return copy
     }
 

@@ -110,7 +110,7 @@ struct OTIOPiece {
                     end = index + 1
                     if run[index].rate != .normal {
                         sections.append(try Section(range: run[index].media, rate: run[index].rate,
-                                                    origin: run[index].piece.subject))
+                                                    origin: .document(run[index].piece.subject)))
                     }
                 }
                 index = end

@@ -44,7 +44,7 @@ extension EditScript {
                 }
             }
         } catch let error as TimeModelError {
-            throw error.about(path)
+            throw error.inDocument(path)
         }
     }
 

@@ -30,7 +30,7 @@ extension EditScript {
         let timed = try zip(clip.sections, sectionNodes).compactMap { spec, node -> Section? in
             guard case .time(let start) = spec.start, case .time(let end) = spec.end else { return nil }
             return try spec.resolved(in: TimeRange(start: start, end: .max(start, end)), frameRate: nil,
-                                     origin: node.path)
+                                     origin: .document(node.path))
         }
         if let first = timed.map(\.range.start).min(), let last = timed.map(\.range.end).max() {
             _ = try Section.validated(timed, in: TimeRange(start: first, end: last))
@@ -44,7 +44,7 @@ extension EditScript {
             do {
                 return try SectionSpec(parsing: text)
             } catch let error as TimeModelError {
-                throw error.about(node.path)
+                throw error.inDocument(node.path)
             }
         }
         let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "audio", "frames"],
@@ -64,7 +64,7 @@ extension EditScript {
         if let frames = keys["frames"] { spec.frames = try frames.choice(FrameChoice.self) }
         if case .time(let start) = spec.start, case .time(let end) = spec.end {
             _ = try spec.resolved(in: TimeRange(start: start, end: .max(start, end)), frameRate: nil,
-                                  origin: node.path)
+                                  origin: .document(node.path))
         }
         return spec
     }

@@ -95,6 +95,22 @@ import Testing
         #expect(probe.stream("audio")?["duration_ts"] as? Int == 240_000, "\(probe.stream("audio") ?? [:])")
     }
 
+    /// A section typed on the command line that is wrong is a usage mistake (64); the same text
+    /// in an edit script is the file's content (1), named by its place in the script.
+    @Test func aBadSectionIsUsageWhenTypedAndAFailureInAScript() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-bad-section")
+        let source = try Fixture.flashAndBeep.path
+        let typed = try Slomo.run(["export", source, "--section", "2-1x0.5", "--cfr", "30", "--dry-run"])
+        #expect(typed.status == 64)
+        #expect(typed.standardError.contains("section '2-1x0.5'"), "\(typed.standardError)")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try "slomo: 1\nclips:\n  - source: \(source)\n    sections: [\"2-1x0.5\"]\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let inScript = try Slomo.run(["export", script, "--cfr", "30", "--dry-run"])
+        #expect(inScript.status == 1)
+        #expect(inScript.standardError.contains("clips[0].sections[0]: section '2-1x0.5'"), "\(inScript.standardError)")
+        #expect(try Self.contents(folder) == ["edit.yaml"])
+    }
+
     /// Each bad input: exit 1, one line naming the problem, and no file at the output path.
     @Test(arguments: [
         (["--cfr", "30", "--codec", "vp9"], "unknown video codec"),

@@ -61,8 +61,9 @@ import Testing
     @Test func sectionDesignSketch() throws {
         let section = try Section(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))
         #expect(section.description == "2-4x0.25:ramp=0.3")
+        // Named by its syntax, in the message and as data.
         #expect(throws: TimeModelError(.rampTooLong, "ramps of 1.5 s + 1.5 s are longer than the section's 2 s",
-                                       subject: "section '2-4x0.25:ramp=1.5'")) {
+                                       section: .syntax("2-4x0.25:ramp=1.5"))) {
             try Section(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(1.5))
         }
         #expect(throws: TimeModelError.self) { try Section(.seconds(2) ..< .seconds(2), rate: 0.25) }

@@ -5,7 +5,7 @@ import Testing
     let clip = TimeRange(start: .zero, duration: MediaTime(value: 10, timescale: 1))
 
     func section(_ text: String, frameRate: Rational? = Rational(240)) throws -> Section {
-        try SectionSpec(parsing: text).resolved(in: clip, frameRate: frameRate, origin: "section '\(text)'")
+        try SectionSpec(parsing: text).resolved(in: clip, frameRate: frameRate, origin: .syntax(text))
     }
 
     func seconds(_ value: Int64, _ scale: Int64 = 1) -> MediaTime { MediaTime(value: value, timescale: scale) }
