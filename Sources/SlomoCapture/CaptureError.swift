@@ -1,4 +1,5 @@
 import SlomoCore
+import SlomoMedia
 
 /// Why a capture could not start or stopped: names the device, file or setting concerned, and
 /// where it can, the fix; an error about a setting's value carries it as `issue`.
@@ -29,5 +30,12 @@ public struct CaptureError: SettingError, Hashable, Sendable {
         self.kind = kind
         self.description = issue.description
         self.issue = issue
+    }
+
+    /// What creating or checking the output file met (it exists: the `overwrite` setting).
+    init(_ kind: Kind, writing error: MediaError) {
+        self.kind = kind
+        description = error.description
+        issue = error.issue
     }
 }

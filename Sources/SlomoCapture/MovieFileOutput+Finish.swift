@@ -8,17 +8,17 @@ extension MovieFileOutput {
     func finish() {
         for sample in queue.removeAll() {
             let isAudio = tracks[sample.input]?.isAudio ?? false
-            state.withLock {
-                if isAudio { audioCounters.queued -= 1; audioCounters.droppedAtStop += 1 } else {
-                    counters.queued -= 1
-                    counters.droppedAtStop += 1
+            shared.withLock { shared in
+                shared.count(audio: isAudio) {
+                    $0.queued -= 1
+                    $0.droppedAtStop += 1
                 }
             }
         }
         var problem: String?
         if let muxer {
             do throws(FFmpegError) {
-                if state.withLock({ stopReason.map { !$0.isProblem || $0.isSourceEnd } ?? true }) {
+                if shared.read({ $0.stopReason.map { !$0.isProblem || $0.isSourceEnd } ?? true }) {
                     try writeHeldPackets(to: muxer)
                 }
             } catch {
@@ -35,11 +35,12 @@ extension MovieFileOutput {
         self.muxer = nil
         tracks.removeAll()
         let size = (try? FileSystem.status(of: settings.path)).map { Int64($0.st_size) } ?? 0
-        state.withLock {
-            if !wroteSomething { try? FileSystem.removeFile(at: settings.path) }
-            let result = settledResult(problem: problem, fileSize: size)
-            finalResult = result
-            bytesOnDisk = result.fileSize
+        let path = settings.path
+        shared.withLock { shared in
+            if !shared.wroteSomething { try? FileSystem.removeFile(at: path) }
+            let result = shared.settledResult(path: path, problem: problem, fileSize: size)
+            shared.finalResult = result
+            shared.bytesOnDisk = result.fileSize
         }
     }
 
@@ -57,22 +58,4 @@ extension MovieFileOutput {
             }
         }
     }
-
-    /// The result of the finished recording (under `state`): why it stopped, whether the file
-    /// plays to its end, what it holds. `problem` is what went wrong while finishing.
-    private func settledResult(problem: String?, fileSize: Int64) -> RecordingResult {
-        var reason = stopReason ?? .stopped
-        if let problem, !reason.isProblem { reason = .failed(problem) }
-        let failed = if case .failed = reason { true } else { false }
-        let frameDuration: Int64 = counters.delivered > 1 && lastVideoEnd > 0 ? lastVideoEnd / Int64(counters.delivered - 1) : 0
-        return RecordingResult(
-            path: settings.path, reason: reason, finishedSuccessfully: problem == nil && wroteSomething && !failed,
-            duration: Double(max(lastVideoEnd + frameDuration, lastAudioEnd)) / 1e9,
-            videoFrames: counters.delivered, counters: counters, fileSize: wroteSomething ? fileSize : 0,
-            pausedSeconds: Double(timeline.pausedNanoseconds) / 1e9,
-            finishingProblem: problem ?? (wroteSomething ? nil : "nothing was recorded"))
-    }
-
-    /// True when a video frame or a sound block is in the file (under `state`).
-    private var wroteSomething: Bool { counters.delivered + audioCounters.delivered > 0 }
 }

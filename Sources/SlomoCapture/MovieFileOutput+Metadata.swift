@@ -26,7 +26,7 @@ extension MovieFileOutput {
 
     /// The container tags of the recording: those of the settings, `creation_time`, `encoder`
     /// and every one added while recording.
-    public var metadata: [String: String] { state.withLock { tags } }
+    public var metadata: [String: String] { shared.read(\.tags) }
 
     /// Adds or replaces a container tag while recording (AVCaptureMovieFileOutput's `metadata`).
     /// It is written into the file's header at the next fragment boundary, so even a recording
@@ -34,26 +34,29 @@ extension MovieFileOutput {
     /// together must fit the room the header keeps for them (`Settings.headerReserveBytes`).
     public func addMetadata(key: String, value: String) throws(CaptureError) {
         guard !key.isEmpty else { throw CaptureError(.invalidInput, "a tag needs a key") }
-        state.lock()
-        defer { state.unlock() }
-        guard !isFinished else {
-            throw CaptureError(.outputProblem, "\(settings.path): the recording has finished; tags can no longer be added")
+        let (path, reserve) = (settings.path, settings.headerReserveBytes)
+        let refusal: CaptureError? = shared.withLock { shared in
+            guard !shared.isFinished else {
+                return CaptureError(.outputProblem, "\(path): the recording has finished; tags can no longer be added")
+            }
+            var added = shared.tags
+            added[key] = value
+            let growth = Self.tagBytes(added) - shared.headerTagBytes
+            guard growth <= reserve - 8 else {
+                return CaptureError(.invalidLimit, "\(path): the tags added while recording need about \(growth) bytes, "
+                                    + "more than the \(reserve) the header keeps for them (Settings.headerReserveBytes)")
+            }
+            shared.tags = added
+            shared.tagsVersion += 1
+            return nil
         }
-        var added = tags
-        added[key] = value
-        let growth = Self.tagBytes(added) - headerTagBytes
-        guard growth <= settings.headerReserveBytes - 8 else {
-            throw CaptureError(.invalidLimit, "\(settings.path): the tags added while recording need about \(growth) bytes, "
-                               + "more than the \(settings.headerReserveBytes) the header keeps for them (Settings.headerReserveBytes)")
-        }
-        tags = added
-        tagsVersion += 1
+        if let refusal { throw refusal }
     }
 
     /// Writes the tags into the header on disk when some were added since the last time
     /// (writer thread, between fragments or after the trailer).
     func writeAddedTags(to muxer: Muxer) throws {
-        let (current, version) = state.withLock { (tags, tagsVersion) }
+        let (current, version) = shared.read { ($0.tags, $0.tagsVersion) }
         guard version != tagsVersionOnDisk else { return }
         try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)
         tagsVersionOnDisk = version

@@ -81,7 +81,7 @@ extension MovieFileOutput {
             throw CaptureError(.outputProblem, "\(settings.path): recordings are fragmented MOV or MP4: name the file .mov or .mp4")
         }
         do { try OutputPath.checkWritable(settings.path, overwrite: settings.overwrite) } catch {
-            throw error.issue.map { CaptureError(.outputProblem, $0) } ?? CaptureError(.outputProblem, error.description)
+            throw CaptureError(.outputProblem, writing: error)
         }
     }
 

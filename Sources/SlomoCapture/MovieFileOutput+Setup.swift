@@ -14,7 +14,7 @@ extension MovieFileOutput {
         }
         let muxer: Muxer
         do { muxer = try Muxer(recordingTo: settings.path, overwrite: settings.overwrite) } catch {
-            throw CaptureError(.outputProblem, error.description)
+            throw CaptureError(.outputProblem, writing: error)
         }
         var queueCapacity = 0
         do {
@@ -22,16 +22,16 @@ extension MovieFileOutput {
                 let (track, capacity) = try makeTrack(for: source, audioCodec: audioCodec, muxer: muxer)
                 tracks[source.index] = track
                 queueCapacity += capacity
-                if !source.isAudio { hasVideo = true }
-                if !source.isAudio && !source.isRaw { copiedVideoInputs.insert(source.index) }
             }
             let tags = Self.initialTags(from: settings.metadata)
             muxer.setMetadata(tags)
             try muxer.writeHeader(options: Self.headerOptions)
             try muxer.reserveHeaderSpace(settings.headerReserveBytes)
-            state.withLock {
-                self.tags = tags
-                headerTagBytes = Self.tagBytes(tags)
+            shared.withLock {
+                $0.hasVideo = sources.contains { !$0.isAudio }
+                $0.copiedVideoInputs = Set(sources.filter { !$0.isAudio && !$0.isRaw }.map(\.index))
+                $0.tags = tags
+                $0.headerTagBytes = Self.tagBytes(tags)
             }
         } catch {
             muxer.abandon()
@@ -40,11 +40,11 @@ extension MovieFileOutput {
             throw CaptureError(.outputProblem, "\(settings.path): cannot start the recording (\(error))")
         }
         self.muxer = muxer
-        bytesOnDisk = muxer.bytesWritten
+        shared.withLock { $0.bytesOnDisk = muxer.bytesWritten }
         queue = PipelineQueue(capacity: queueCapacity, whenFull: .dropNewest)
         if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
            limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
-            stopReason = .minimumFreeSpace
+            shared.withLock { $0.stopReason = .minimumFreeSpace }
             throw CaptureError(.noDiskSpace, SettingIssue(.minimumFreeSpace, nil, "only \(Self.megabytes(free)) free, less than the "
                                                          + "{minimumFreeSpace} of \(Self.megabytes(minimum))", subject: settings.path))
         }

@@ -6,10 +6,12 @@ extension MovieFileOutput {
     func runWriter() {
         while let sample = try? queue.pop() { // never failed, only finished: pop cannot throw
             let isAudio = tracks[sample.input]?.isAudio ?? false
-            let stopped: Bool = state.withLock {
-                if isAudio { audioCounters.queued -= 1 } else { counters.queued -= 1 }
-                guard let reason = stopReason, reason != .maximumDuration, reason != .stopped, !reason.isSourceEnd else { return false }
-                if isAudio { audioCounters.droppedAtStop += 1 } else { counters.droppedAtStop += 1 }
+            let stopped: Bool = shared.withLock { shared in
+                shared.count(audio: isAudio) { $0.queued -= 1 }
+                guard let reason = shared.stopReason, reason != .maximumDuration, reason != .stopped, !reason.isSourceEnd else {
+                    return false
+                }
+                shared.count(audio: isAudio) { $0.droppedAtStop += 1 }
                 return true
             }
             if stopped { continue }
@@ -24,10 +26,10 @@ extension MovieFileOutput {
 
     /// Records the first reason to stop and tells the session.
     private func fail(_ reason: CaptureStopReason) {
-        let first: Bool = state.withLock {
-            guard stopReason == nil || stopReason == .stopped || stopReason!.isSourceEnd else { return false }
-            if stopReason == nil || reason.isProblem || reason == .maximumSize || reason == .minimumFreeSpace {
-                stopReason = reason
+        let first: Bool = shared.withLock { shared in
+            if let earlier = shared.stopReason, earlier != .stopped, !earlier.isSourceEnd { return false }
+            if shared.stopReason == nil || reason.isProblem || reason == .maximumSize || reason == .minimumFreeSpace {
+                shared.stopReason = reason
             }
             return true
         }
@@ -42,11 +44,7 @@ extension MovieFileOutput {
             if let sound = track.sound {
                 track.stampSound(frame, at: offset)
                 for packet in try sound.encode(frame) { try writePacket(packet, track: track, muxer: muxer) }
-                let end = track.soundEnd(of: frame, at: offset)
-                state.withLock {
-                    audioCounters.delivered += 1
-                    lastAudioEnd = max(lastAudioEnd, end)
-                }
+                noteSoundWritten(end: track.soundEnd(of: frame, at: offset))
             } else if let encoder = track.encoder {
                 let picture = try track.encodable(frame)
                 track.stampPicture(picture, at: offset, keyframeInterval: settings.fragmentInterval.nanoseconds)
@@ -57,10 +55,7 @@ extension MovieFileOutput {
             track.stampCopiedPacket(packet, at: offset)
             try writePacket(packet, track: track, muxer: muxer)
             if track.isAudio {
-                state.withLock {
-                    audioCounters.delivered += 1
-                    lastAudioEnd = max(lastAudioEnd, offset)
-                }
+                noteSoundWritten(end: offset)
             } else {
                 noteVideoWritten(end: offset)
             }
@@ -68,9 +63,16 @@ extension MovieFileOutput {
     }
 
     private func noteVideoWritten(end offset: Int64) {
-        state.withLock {
-            counters.delivered += 1
-            lastVideoEnd = max(lastVideoEnd, offset)
+        shared.withLock {
+            $0.counters.delivered += 1
+            $0.lastVideoEnd = max($0.lastVideoEnd, offset)
+        }
+    }
+
+    private func noteSoundWritten(end: Int64) {
+        shared.withLock {
+            $0.audioCounters.delivered += 1
+            $0.lastAudioEnd = max($0.lastAudioEnd, end)
         }
     }
 
@@ -78,7 +80,7 @@ extension MovieFileOutput {
     /// can start the next one; stops the recording instead when the packet would reach a limit.
     private func writePacket(_ packet: Packet, track: RecordingTrack, muxer: Muxer) throws {
         let time = MediaTime(ticks: packet.pts ?? 0, timeBase: packet.timeBase).nanoseconds
-        let startsFragment = hasVideo ? (!track.isAudio && packet.isKeyframe) : true
+        let startsFragment = hasVideoTrack ? (!track.isAudio && packet.isKeyframe) : true
         if startsFragment && pendingSamples > 0 && time - fragmentStart >= settings.fragmentInterval.nanoseconds - 1_000_000 {
             try muxer.flushFragment()
             try writeAddedTags(to: muxer)
@@ -96,8 +98,12 @@ extension MovieFileOutput {
         pendingBytes += size
         pendingSamples += 1
         let onDisk = muxer.bytesWritten
-        state.withLock { bytesOnDisk = onDisk + pendingBytes }
+        let pending = pendingBytes
+        shared.withLock { $0.bytesOnDisk = onDisk + pending }
     }
+
+    /// True when one of the tracks records video: then fragments start at its keyframes.
+    private var hasVideoTrack: Bool { tracks.values.contains { !$0.isAudio } }
 
     /// The size or free-space limit that writing `size` more bytes would reach, if any. The
     /// projection counts the fragment still held in memory, its index (`moof`, about 16 bytes a

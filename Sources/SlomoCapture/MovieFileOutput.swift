@@ -16,38 +16,20 @@ import SlomoMedia
 public final class MovieFileOutput: @unchecked Sendable {
     public let settings: Settings
     let limits: RecordingLimits
-    let state = NSLock()
-    var counters = OutputCounters()
-    var audioCounters = OutputCounters()
-    var timeline = RecordingTimeline()
-    /// Inputs whose compressed video is copied: after a pause they resume at a keyframe (with
-    /// MJPEG, every frame is one).
-    var copiedVideoInputs: Set<Int> = []
-    /// Nanoseconds of the recording at which the last video frame written starts and the last
-    /// sound written ends.
-    var lastVideoEnd: Int64 = 0
-    var lastAudioEnd: Int64 = 0
-    var bytesOnDisk: Int64 = 0
-    var stopReason: CaptureStopReason?
-    var finalResult: RecordingResult?
-    /// Every container tag, the ones added while recording included (under `state`).
-    var tags: [String: String] = [:]
-    /// Bumped by every `addMetadata` (under `state`); the writer compares it with what is on disk.
-    var tagsVersion = 0
-    var tagsVersionOnDisk = 0
-    /// Estimated bytes of the tags in the header as written by `writeHeader`.
-    var headerTagBytes = 0
-    var isFinished: Bool { finalResult != nil }
-
+    /// Counters, time line, limits reached, tags and result: shared by every thread.
+    let shared = Guarded(Shared())
+    /// Set by `prepare` before capture starts; then pushed to by the capture threads and
+    /// emptied by the writer.
     var queue = PipelineQueue<CapturedSample>(capacity: 1, whenFull: .dropNewest)
-    var muxer: Muxer?
-    var tracks: [Int: RecordingTrack] = [:]
-    var hasVideo = false
     /// Called (once) when a limit or an error ends the recording from the writer's side.
     var onStop: (@Sendable (CaptureStopReason) -> Void)?
 
-    // Fragment and limit bookkeeping (writer thread only): where the fragment being written
-    // starts, and its bytes and samples still held in memory.
+    // Writer thread only (set up by `prepare` before capture starts): the file, its tracks,
+    // the tags last written, where the fragment being written starts, and its bytes and
+    // samples still held in memory.
+    var muxer: Muxer?
+    var tracks: [Int: RecordingTrack] = [:]
+    var tagsVersionOnDisk = 0
     var fragmentStart: Int64 = 0
     var pendingBytes: Int64 = 0
     var pendingSamples: Int64 = 0
@@ -69,33 +51,33 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
 
     /// The video counters now: received, written (`delivered`), dropped by reason, queued.
-    public var videoCounters: OutputCounters { state.withLock { counters } }
+    public var videoCounters: OutputCounters { shared.read(\.counters) }
     /// Bytes in the file so far.
-    public var fileSize: Int64 { state.withLock { bytesOnDisk } }
+    public var fileSize: Int64 { shared.read(\.bytesOnDisk) }
     /// Seconds recorded so far.
     public var recordedSeconds: Double {
-        state.withLock { Double(max(lastVideoEnd, lastAudioEnd)) / 1e9 }
+        shared.read { Double(max($0.lastVideoEnd, $0.lastAudioEnd)) / 1e9 }
     }
     /// The result, once the recording has finished.
-    public var result: RecordingResult? { state.withLock { finalResult } }
+    public var result: RecordingResult? { shared.read(\.finalResult) }
 
     // MARK: Pause and resume (any thread)
 
     /// Leaves samples out of the file from the next one on, until `resumeRecording()`
     /// (AVCaptureFileOutput's `pauseRecording()`). They are counted as `skippedWhilePaused`,
     /// not as drops, and the recording's time line stands still meanwhile.
-    public func pauseRecording() { state.withLock { timeline.pause() } }
+    public func pauseRecording() { shared.withLock { $0.timeline.pause() } }
 
     /// Records again from the next sample, continuing the time line where it paused: the
     /// first sample after the pause follows the last one before it by one sample interval.
     /// Copied inter-coded video resumes at its next keyframe.
-    public func resumeRecording() { state.withLock { timeline.resume(keyframeInputs: copiedVideoInputs) } }
+    public func resumeRecording() { shared.withLock { $0.timeline.resume(keyframeInputs: $0.copiedVideoInputs) } }
 
     /// True between `pauseRecording()` and `resumeRecording()`.
-    public var isRecordingPaused: Bool { state.withLock { timeline.isPaused } }
+    public var isRecordingPaused: Bool { shared.read(\.timeline.isPaused) }
 
     /// Seconds of capture left out of the file by pauses so far.
-    public var pausedSeconds: Double { state.withLock { Double(timeline.pausedNanoseconds) / 1e9 } }
+    public var pausedSeconds: Double { shared.read { Double($0.timeline.pausedNanoseconds) / 1e9 } }
 
     // MARK: Capture side (capture threads; never blocks)
 
@@ -103,13 +85,14 @@ public final class MovieFileOutput: @unchecked Sendable {
     @discardableResult
     func offer(_ sample: CapturedSample, isAudio: Bool) -> Bool {
         var limitReached = false
-        let accepted: Bool = state.withLock {
-            if stopReason != nil { return false }
+        let queue = self.queue
+        let accepted: Bool = shared.withLock { shared in
+            if shared.stopReason != nil { return false }
             // With video, the recording starts at its first frame: sound before it is left out,
             // so that `maxDuration` counts exactly in frames and both start together.
-            if isAudio && hasVideo && timeline.start == nil { return true }
-            guard let offset = timeline.place(sample.time, input: sample.input, isKeyframe: sample.isKeyframe) else {
-                if isAudio { audioCounters.skippedWhilePaused += 1 } else { counters.skippedWhilePaused += 1 }
+            if isAudio && shared.hasVideo && shared.timeline.start == nil { return true }
+            guard let offset = shared.timeline.place(sample.time, input: sample.input, isKeyframe: sample.isKeyframe) else {
+                shared.count(audio: isAudio) { $0.skippedWhilePaused += 1 }
                 return true
             }
             if limits.reached(by: RecordingLimits.Measurement(recordedTime: offset)) == .maximumDuration {
@@ -117,18 +100,18 @@ public final class MovieFileOutput: @unchecked Sendable {
                 // limit is left out until then (a sound block could otherwise arrive first and
                 // cut the last frames), unless the video stays away a second longer.
                 let secondEarlier = RecordingLimits.Measurement(recordedTime: offset - 1_000_000_000)
-                if isAudio && hasVideo && limits.reached(by: secondEarlier) == nil { return true }
-                stopReason = .maximumDuration
+                if isAudio && shared.hasVideo && limits.reached(by: secondEarlier) == nil { return true }
+                shared.stopReason = .maximumDuration
                 limitReached = true
                 return false
             }
-            if isAudio { audioCounters.received += 1 } else { counters.received += 1 }
+            shared.count(audio: isAudio) { $0.received += 1 }
             // The queue is never failed, only finished: a push refuses (full or finished), never throws.
             guard (try? queue.push(CapturedSample(payload: sample.payload, input: sample.input, time: offset))) == true else {
-                if isAudio { audioCounters.droppedBecauseQueueFull += 1 } else { counters.droppedBecauseQueueFull += 1 }
+                shared.count(audio: isAudio) { $0.droppedBecauseQueueFull += 1 }
                 return true
             }
-            if isAudio { audioCounters.queued += 1 } else { counters.queued += 1 }
+            shared.count(audio: isAudio) { $0.queued += 1 }
             return true
         }
         if limitReached { onStop?(.maximumDuration) }
@@ -140,6 +123,6 @@ public final class MovieFileOutput: @unchecked Sendable {
 
     /// Marks the recording as stopped for `reason` from outside (the session).
     func noteStop(_ reason: CaptureStopReason) {
-        state.withLock { if stopReason == nil { stopReason = reason } }
+        shared.withLock { if $0.stopReason == nil { $0.stopReason = reason } }
     }
 }
