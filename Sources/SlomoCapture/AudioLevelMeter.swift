@@ -1,5 +1,6 @@
 import Foundation
 import SlomoMedia
+import Synchronization
 
 /// Audio level meters like AVCaptureAudioChannel's: per channel, the average power (RMS, in
 /// dBFS, over the last `window` seconds) and the peak held for `peakHold` seconds. A full-scale
@@ -17,12 +18,17 @@ public final class AudioLevelMeter: @unchecked Sendable {
 
     public let window: Double
     public let peakHold: Double
-    private let lock = NSLock()
-    /// Per channel: (sum of squares, sample count) of each block in the window.
-    private var blocks: [[(squares: Double, count: Int)]] = []
-    private var blockTimes: [Double] = []
-    private var peaks: [(value: Double, time: Double)] = []
-    private var clock: Double = 0
+    /// The window's blocks and the held peaks; reachable only inside `measured`'s lock.
+    private struct Measured {
+        /// Per channel: (sum of squares, sample count) of each block in the window.
+        var blocks: [[(squares: Double, count: Int)]] = []
+        var blockTimes: [Double] = []
+        var peaks: [(value: Double, time: Double)] = []
+        /// Seconds of sound measured.
+        var clock: Double = 0
+    }
+
+    private let measured = Mutex(Measured())
 
     public init(window: Double = 0.3, peakHold: Double = 2) {
         self.window = window
@@ -31,12 +37,12 @@ public final class AudioLevelMeter: @unchecked Sendable {
 
     /// The levels now, one per channel (empty before any sound arrived).
     public var levels: [ChannelLevel] {
-        lock.withLock {
-            blocks.indices.map { channel in
-                let squares = blocks[channel].reduce(0) { $0 + $1.squares }
-                let count = blocks[channel].reduce(0) { $0 + $1.count }
+        measured.withLock { measured in
+            measured.blocks.indices.map { channel in
+                let squares = measured.blocks[channel].reduce(0) { $0 + $1.squares }
+                let count = measured.blocks[channel].reduce(0) { $0 + $1.count }
                 let rms = count > 0 ? (squares / Double(count)).squareRoot() : 0
-                return ChannelLevel(averagePower: Self.decibels(rms), peakHold: Self.decibels(peaks[channel].value))
+                return ChannelLevel(averagePower: Self.decibels(rms), peakHold: Self.decibels(measured.peaks[channel].value))
             }
         }
     }
@@ -77,23 +83,24 @@ public final class AudioLevelMeter: @unchecked Sendable {
             maxima[channel] = peak
         }
         let duration = Double(count) / Double(frame.sampleRate)
-        lock.withLock {
-            if blocks.count != channels {
-                blocks = Array(repeating: [], count: channels)
-                peaks = Array(repeating: (0, 0), count: channels)
-                blockTimes = []
+        let (window, peakHold) = (self.window, self.peakHold)
+        measured.withLock { m in
+            if m.blocks.count != channels {
+                m.blocks = Array(repeating: [], count: channels)
+                m.peaks = Array(repeating: (0, 0), count: channels)
+                m.blockTimes = []
             }
-            clock += duration
-            blockTimes.append(clock)
+            m.clock += duration
+            m.blockTimes.append(m.clock)
             for channel in 0..<channels {
-                blocks[channel].append((squares[channel], count))
-                if maxima[channel] >= peaks[channel].value || clock - peaks[channel].time > peakHold {
-                    peaks[channel] = (maxima[channel], clock)
+                m.blocks[channel].append((squares[channel], count))
+                if maxima[channel] >= m.peaks[channel].value || m.clock - m.peaks[channel].time > peakHold {
+                    m.peaks[channel] = (maxima[channel], m.clock)
                 }
             }
-            while let first = blockTimes.first, clock - first >= window, blockTimes.count > 1 {
-                blockTimes.removeFirst()
-                for channel in 0..<channels { blocks[channel].removeFirst() }
+            while let first = m.blockTimes.first, m.clock - first >= window, m.blockTimes.count > 1 {
+                m.blockTimes.removeFirst()
+                for channel in 0..<channels { m.blocks[channel].removeFirst() }
             }
         }
     }

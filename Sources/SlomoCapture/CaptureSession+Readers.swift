@@ -97,7 +97,7 @@ extension CaptureSession {
     /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
     /// (out of memory) stops the session as failed.
     private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource) {
-        lock.withLock { received[source.index] += 1 }
+        shared.withLock { $0.received[source.index] += 1 }
         if source.isAudio, let frame { for meter in meters { meter.process(frame) } }
         do throws(FFmpegError) {
             if !source.isAudio, let frame {

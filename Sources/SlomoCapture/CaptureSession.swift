@@ -18,7 +18,8 @@ public final class CaptureSession: @unchecked Sendable {
     /// Where a session is in its life: inputs and outputs are added while `configuring`.
     public enum State: Sendable { case configuring, running, stopping, finished }
 
-    /// The session clock; time zero is when `startRunning()` was called.
+    /// The session clock; time zero is when `startRunning()` was called (which sets it before
+    /// any reader starts).
     public private(set) var clock = SessionClock()
     public private(set) var inputs: [CaptureInput] = []
     /// Seconds a URL or device may take to open, and to deliver its first sample.
@@ -26,25 +27,32 @@ public final class CaptureSession: @unchecked Sendable {
     /// Seconds without a sample after which a source counts as lost.
     public var stallTimeout: Double = 3
 
-    let lock = NSCondition()
-    private var state = State.configuring
-    private var reason: CaptureStopReason?
+    /// What the session's threads and its callers share; reachable only inside `shared`'s lock.
+    struct Shared {
+        var state = State.configuring
+        var reason: CaptureStopReason?
+        /// The opened inputs, from `startRunning()` until the session has finished.
+        var sources: [CaptureSource] = []
+        var grantedRates: [Rational?] = []
+        /// Samples received from each input.
+        var received: [Int] = []
+        var frameRateMeter = FrameRateMeter()
+    }
+
+    let shared = Guarded(Shared())
+    // Set while configuring, then only read.
     private(set) var movieOutputs: [MovieFileOutput] = []
     private(set) var frameOutputs: [FrameOutput] = []
     private(set) var meters: [AudioLevelMeter] = []
-    private var sources: [CaptureSource] = []
-    /// Samples received from each input (under `lock`).
-    var received: [Int] = []
-    private var frameRateMeter = FrameRateMeter()
     private var firstVideoInput: Int?
     private let readers = DispatchGroup()
     private let writers = DispatchGroup()
 
     public init() {}
 
-    public var currentState: State { lock.withLock { state } }
+    public var currentState: State { shared.read(\.state) }
     /// Why the session stopped, once it has.
-    public var stopReason: CaptureStopReason? { lock.withLock { reason } }
+    public var stopReason: CaptureStopReason? { shared.read(\.reason) }
 
     /// Adds an input (before `startRunning()`).
     public func add(_ input: CaptureInput) throws(CaptureError) {
@@ -76,7 +84,7 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     private func configuring() throws(CaptureError) {
-        guard lock.withLock({ state == .configuring }) else {
+        guard shared.read({ $0.state == .configuring }) else {
             throw CaptureError(.invalidInput, "the session has already started: add inputs and outputs before startRunning()")
         }
     }
@@ -108,13 +116,13 @@ public final class CaptureSession: @unchecked Sendable {
             output.onStop = { [weak self] reason in self?.stop(reason) }
             prepared.append(output)
         }
-        sources = opened
-        lock.withLock { grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate } }
-        received = Array(repeating: 0, count: opened.count)
         firstVideoInput = opened.first(where: { !$0.isAudio })?.index
-        lock.withLock {
-            clock = SessionClock()
-            state = .running
+        clock = SessionClock()
+        shared.withLock {
+            $0.sources = opened
+            $0.grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate }
+            $0.received = Array(repeating: 0, count: opened.count)
+            $0.state = .running
         }
         for output in movieOutputs {
             writers.enter()
@@ -132,37 +140,35 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// The frame rate each input really delivers, read back after opening (drivers round the
     /// rate asked for silently); nil for audio inputs and before `startRunning()`.
-    public var grantedFrameRates: [Rational?] { lock.withLock { grantedRates } }
-    private var grantedRates: [Rational?] = []
+    public var grantedFrameRates: [Rational?] { shared.read(\.grantedRates) }
 
     /// True while capturing, until a stop is asked for.
-    var isRunning: Bool { lock.withLock { state == .running } }
+    var isRunning: Bool { shared.read { $0.state == .running } }
 
     /// Stops capturing; the movie files are finalised. Safe from any thread, any number of times.
     public func stopRunning() { stop(.stopped) }
 
     func stop(_ why: CaptureStopReason) {
-        let first: Bool = lock.withLock {
-            guard state == .running else {
-                if state == .configuring { state = .finished; lock.broadcast() }
-                return false
+        let running: [CaptureSource]? = shared.withLock { shared in
+            guard shared.state == .running else {
+                if shared.state == .configuring { shared.state = .finished }
+                return nil
             }
-            state = .stopping
-            reason = why
-            return true
+            shared.state = .stopping
+            shared.reason = why
+            return shared.sources
         }
-        guard first else { return }
-        for source in sources { source.interrupt.raise() }
+        guard let running else { return }
+        for source in running { source.interrupt.raise() }
         for output in movieOutputs { output.noteStop(why) }
         Self.spawn("slomo-stop") {
             self.readers.wait()
             for output in self.movieOutputs { output.close() }
             for output in self.frameOutputs { output.close() }
             self.writers.wait()
-            self.lock.withLock {
-                self.sources = []
-                self.state = .finished
-                self.lock.broadcast()
+            self.shared.withLock {
+                $0.sources = []
+                $0.state = .finished
             }
         }
     }
@@ -170,17 +176,9 @@ public final class CaptureSession: @unchecked Sendable {
     /// Waits until the session has stopped and its files are finished; false on timeout.
     @discardableResult
     public func waitUntilFinished(timeout: Double? = nil) -> Bool {
-        let deadline = timeout.map { Date(timeIntervalSinceNow: $0) }
-        return lock.withLock {
-            while state != .finished {
-                if let deadline {
-                    if !lock.wait(until: deadline) { return state == .finished }
-                } else {
-                    lock.wait()
-                }
-            }
-            return true
-        }
+        let finished: (Shared) -> Bool = { $0.state == .finished }
+        guard let timeout else { return shared.wait(until: finished) { _ in true } }
+        return shared.wait(until: finished, deadline: Date(timeIntervalSinceNow: timeout))
     }
 
     /// Starts the session (when not running yet), waits until `output` has finished its
@@ -204,10 +202,10 @@ public final class CaptureSession: @unchecked Sendable {
     /// A snapshot of what the session is doing, for live status.
     public func statistics() -> CaptureStatistics {
         let now = clock.now()
-        let counts: [Int] = lock.withLock { received }
-        let total = counts.reduce(0, +)
-        let rate: Double? = lock.withLock {
-            frameRateMeter.rate(frames: firstVideoInput.map { counts[$0] } ?? 0, at: now)
+        let firstVideoInput = self.firstVideoInput
+        let (total, rate): (Int, Double?) = shared.withLock { shared in
+            (shared.received.reduce(0, +),
+             shared.frameRateMeter.rate(frames: firstVideoInput.map { shared.received[$0] } ?? 0, at: now))
         }
         let movie = movieOutputs.first
         return CaptureStatistics(

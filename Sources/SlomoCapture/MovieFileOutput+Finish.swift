@@ -18,7 +18,7 @@ extension MovieFileOutput {
         var problem: String?
         if let muxer {
             do throws(FFmpegError) {
-                if shared.read({ $0.stopReason.map { !$0.isProblem || $0.isSourceEnd } ?? true }) {
+                if shared.withLock({ $0.stopReason.map { !$0.isProblem || $0.isSourceEnd } ?? true }) {
                     try writeHeldPackets(to: muxer)
                 }
             } catch {

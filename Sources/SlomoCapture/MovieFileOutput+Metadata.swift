@@ -26,7 +26,7 @@ extension MovieFileOutput {
 
     /// The container tags of the recording: those of the settings, `creation_time`, `encoder`
     /// and every one added while recording.
-    public var metadata: [String: String] { shared.read(\.tags) }
+    public var metadata: [String: String] { shared.withLock { $0.tags } }
 
     /// Adds or replaces a container tag while recording (AVCaptureMovieFileOutput's `metadata`).
     /// It is written into the file's header at the next fragment boundary, so even a recording
@@ -56,7 +56,7 @@ extension MovieFileOutput {
     /// Writes the tags into the header on disk when some were added since the last time
     /// (writer thread, between fragments or after the trailer).
     func writeAddedTags(to muxer: Muxer) throws {
-        let (current, version) = shared.read { ($0.tags, $0.tagsVersion) }
+        let (current, version) = shared.withLock { ($0.tags, $0.tagsVersion) }
         guard version != tagsVersionOnDisk else { return }
         try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)
         tagsVersionOnDisk = version

@@ -1,6 +1,7 @@
 import Foundation
 import SlomoCore
 import SlomoMedia
+import Synchronization
 
 /// Records a session's inputs into a fragmented MOV/MP4 file.
 ///
@@ -17,7 +18,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     public let settings: Settings
     let limits: RecordingLimits
     /// Counters, time line, limits reached, tags and result: shared by every thread.
-    let shared = Guarded(Shared())
+    let shared = Mutex(Shared())
     /// Set by `prepare` before capture starts; then pushed to by the capture threads and
     /// emptied by the writer.
     var queue = PipelineQueue<CapturedSample>(capacity: 1, whenFull: .dropNewest)
@@ -51,15 +52,15 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
 
     /// The video counters now: received, written (`delivered`), dropped by reason, queued.
-    public var videoCounters: OutputCounters { shared.read(\.counters) }
+    public var videoCounters: OutputCounters { shared.withLock { $0.counters } }
     /// Bytes in the file so far.
-    public var fileSize: Int64 { shared.read(\.bytesOnDisk) }
+    public var fileSize: Int64 { shared.withLock { $0.bytesOnDisk } }
     /// Seconds recorded so far.
     public var recordedSeconds: Double {
-        shared.read { Double(max($0.lastVideoEnd, $0.lastAudioEnd)) / 1e9 }
+        shared.withLock { Double(max($0.lastVideoEnd, $0.lastAudioEnd)) / 1e9 }
     }
     /// The result, once the recording has finished.
-    public var result: RecordingResult? { shared.read(\.finalResult) }
+    public var result: RecordingResult? { shared.withLock { $0.finalResult } }
 
     // MARK: Pause and resume (any thread)
 
@@ -74,10 +75,10 @@ public final class MovieFileOutput: @unchecked Sendable {
     public func resumeRecording() { shared.withLock { $0.timeline.resume(keyframeInputs: $0.copiedVideoInputs) } }
 
     /// True between `pauseRecording()` and `resumeRecording()`.
-    public var isRecordingPaused: Bool { shared.read(\.timeline.isPaused) }
+    public var isRecordingPaused: Bool { shared.withLock { $0.timeline.isPaused } }
 
     /// Seconds of capture left out of the file by pauses so far.
-    public var pausedSeconds: Double { shared.read { Double($0.timeline.pausedNanoseconds) / 1e9 } }
+    public var pausedSeconds: Double { shared.withLock { Double($0.timeline.pausedNanoseconds) / 1e9 } }
 
     // MARK: Capture side (capture threads; never blocks)
 

@@ -32,6 +32,16 @@ public final class Guarded<State>: @unchecked Sendable {
         return try body(&state)
     }
 
+    /// Waits until `ready` holds for the state or `deadline` passes; true when it holds.
+    public func wait(until ready: (State) -> Bool, deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !ready(state) {
+            if !condition.wait(until: deadline) { return ready(state) }
+        }
+        return true
+    }
+
     /// A value computed from the state under the lock.
     public func read<Result>(_ body: (State) throws -> Result) rethrows -> Result {
         condition.lock()
