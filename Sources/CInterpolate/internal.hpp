@@ -59,6 +59,12 @@ void compute_flow(cv::DISOpticalFlow &dis, const cv::Mat &a8, const cv::Mat &b8,
 // Luma flow resampled to the chroma plane size, in chroma pixels.
 void flow_to_chroma(const Layout &lay, const Flow &luma, Flow &chroma);
 
+// --- halfpel.cpp: sharp sampling -----------------------------------------------------------
+// The plane upsampled 2x (`up` sample (2x, 2y) is plane sample (x, y)); the samples in between
+// by H.264's 6-tap half-sample filter. Warping into it with coordinates times 2 samples the
+// plane sharply.
+void upsample_halfpel(const cv::Mat &plane, cv::Mat &up);
+
 // --- analysis.cpp: consistency, residuals and the cut / failure decision ------------------
 struct PairAnalysis {
     ci_pair_stats stats{};
@@ -74,6 +80,9 @@ void visibility_map(const Flow &f_ab, const Flow &f_ba, cv::Mat &vis /* CV_32FC1
 struct RenderScratch {
     cv::Mat map0x, map0y, map1x, map1y; // backward-warp sample positions (CV_32FC1)
     cv::Mat w0, w1;                     // warped planes
+    cv::Mat map2x, map2y;               // a map times 2, for the half-pel planes
+    cv::Mat sharp0, sharp1;             // warped half-pel planes (luma)
+    cv::Mat disagree;                   // local mean |w0 - w1| (luma)
     cv::Mat v0, v1;                     // warped visibility (occlusion blend only)
 };
 // Sample positions at fraction t for one plane (flows in that plane's pixels): Super SloMo's
@@ -87,6 +96,12 @@ void occlusion_weight(const cv::Mat &vis0, const cv::Mat &vis1, double t, Render
 // them: (1-t)·i0' + t·i1', or i0' + weight1·(i1' - i0') when weight1 is given.
 void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
                 cv::Mat &out);
+// The same for luma, also warping the half-pel planes up0/up1 of i0/i1: the sharp blend where
+// the two warped frames agree, the bilinear one where they disagree (misplaced or occluded
+// content, where a sharp ghost costs more than a soft one), graded in between. `peak` is the
+// largest sample value (255 or 1023).
+void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, double t,
+                      const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out);
 
 } // namespace ci
 

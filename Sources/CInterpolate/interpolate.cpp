@@ -19,9 +19,11 @@ struct ci_interpolator {
     bool occlusion_blend = false;
     bool seed_flow = false;
 
-    // The pair: frames, 8-bit luma for DIS, flows (luma and chroma), visibility maps.
+    // The pair: frames, 8-bit luma for DIS, half-pel luma for sharp warps, flows (luma and
+    // chroma), visibility maps.
     ci::Frame frame[2];
     cv::Mat luma8[2];
+    cv::Mat halfpel[2];
     cv::Mat flow01_xy, flow10_xy; // CV_32FC2 as DIS returns them (kept for seeding)
     ci::Flow f01, f10, f01c, f10c;
     cv::Mat vis0, vis1;
@@ -142,12 +144,15 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b) {
         if (continues) {
             std::swap(ci->frame[0], ci->frame[1]);
             std::swap(ci->luma8[0], ci->luma8[1]);
+            std::swap(ci->halfpel[0], ci->halfpel[1]);
         } else {
             ci::copy_in(lay, *a, ci->frame[0]);
             ci::luma_to_8bit(lay, ci->frame[0].plane[0], ci->luma8[0]);
+            ci->halfpel[0].release();
         }
         ci::copy_in(lay, *b, ci->frame[1]);
         ci::luma_to_8bit(lay, ci->frame[1].plane[0], ci->luma8[1]);
+        ci->halfpel[1].release();
 
         // Seeds are the previous pair's flows (constant-motion assumption); without seeding
         // compute_flow starts from an empty buffer.
@@ -166,6 +171,8 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b) {
         if (ci->stats.klass == CI_PAIR_OK) {
             ci::flow_to_chroma(lay, ci->f01, ci->f01c);
             ci::flow_to_chroma(lay, ci->f10, ci->f10c);
+            for (int i = 0; i < 2; i++) // kept across pairs: the sliding window needs one new plane
+                if (ci->halfpel[i].empty()) ci::upsample_halfpel(ci->frame[i].plane[0], ci->halfpel[i]);
         }
         ci->have_pair = true;
         return CI_OK;
@@ -198,7 +205,8 @@ int ci_render(ci_interpolator *ci, double t, ci_planes *out) {
             ci::occlusion_weight(ci->vis0, ci->vis1, t, ci->scratch, ci->weight1);
             weight = &ci->weight1;
         }
-        ci::warp_blend(ci->frame[0].plane[0], ci->frame[1].plane[0], t, weight, ci->scratch, ci->rendered.plane[0]);
+        ci::warp_blend_sharp(ci->frame[0].plane[0], ci->frame[1].plane[0], ci->halfpel[0], ci->halfpel[1], t, weight,
+                             lay.high_bit_depth ? 1023 : 255, ci->scratch, ci->rendered.plane[0]);
 
         cv::Mat *weight_c = nullptr;
         if (weight) {
