@@ -1,5 +1,3 @@
-import SlomoMedia
-
 extension MovieFileOutput {
     /// What the capture threads, the writer thread and callers share; reachable only inside
     /// `MovieFileOutput.shared`'s lock.
