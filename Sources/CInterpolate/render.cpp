@@ -118,12 +118,17 @@ void blend_sharp_8bit(const RenderScratch &s, float t, cv::Mat &out) {
     }
 }
 
+// Both frames backward-warped (bilinear) into s.w0 and s.w1 along the maps.
+void warp_both(const cv::Mat &i0, const cv::Mat &i1, RenderScratch &s) {
+    cv::remap(i0, s.w0, s.map0x, s.map0y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    cv::remap(i1, s.w1, s.map1x, s.map1y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+}
+
 } // namespace
 
 void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
                 cv::Mat &out) {
-    cv::remap(i0, s.w0, s.map0x, s.map0y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    cv::remap(i1, s.w1, s.map1x, s.map1y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    warp_both(i0, i1, s);
     out.create(i0.rows, i0.cols, i0.type());
     if (!weight1) {
         cv::addWeighted(s.w0, 1 - t, s.w1, t, 0.0, out); // rounds and saturates
@@ -137,8 +142,7 @@ void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *w
 
 void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, double t,
                       const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out) {
-    cv::remap(i0, s.w0, s.map0x, s.map0y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    cv::remap(i1, s.w1, s.map1x, s.map1y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+    warp_both(i0, i1, s);
     // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
     s.map0x.convertTo(s.map2x, CV_32F, 2.0);
     s.map0y.convertTo(s.map2y, CV_32F, 2.0);

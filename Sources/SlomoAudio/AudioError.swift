@@ -40,7 +40,7 @@ public struct AudioError: SettingError, Hashable, Sendable {
     /// The same error said of `place` (`segment 2 (source 2-4)`), which leads the sentence.
     public func about(_ place: String) -> AudioError {
         guard var issue else { return AudioError(kind, "\(place): \(problem)") }
-        issue.subject = "\(place): " + (issue.subject ?? ([issue.setting.name] + (issue.value.map { [$0] } ?? [])).joined(separator: " "))
+        issue.subject = "\(place): " + issue.head(naming: \.name)
         return AudioError(kind, issue)
     }
 }

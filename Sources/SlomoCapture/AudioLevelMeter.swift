@@ -83,7 +83,6 @@ public final class AudioLevelMeter: @unchecked Sendable {
             maxima[channel] = peak
         }
         let duration = Double(count) / Double(frame.sampleRate)
-        let (window, peakHold) = (self.window, self.peakHold)
         measured.withLock { m in
             if m.blocks.count != channels {
                 m.blocks = Array(repeating: [], count: channels)

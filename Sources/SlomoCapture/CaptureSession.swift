@@ -202,7 +202,6 @@ public final class CaptureSession: @unchecked Sendable {
     /// A snapshot of what the session is doing, for live status.
     public func statistics() -> CaptureStatistics {
         let now = clock.now()
-        let firstVideoInput = self.firstVideoInput
         let (total, rate): (Int, Double?) = shared.withLock { shared in
             (shared.received.reduce(0, +),
              shared.frameRateMeter.rate(frames: firstVideoInput.map { shared.received[$0] } ?? 0, at: now))

@@ -35,10 +35,9 @@ extension MovieFileOutput {
         self.muxer = nil
         tracks.removeAll()
         let size = (try? FileSystem.status(of: settings.path)).map { Int64($0.st_size) } ?? 0
-        let path = settings.path
         shared.withLock { shared in
-            if !shared.wroteSomething { try? FileSystem.removeFile(at: path) }
-            let result = shared.settledResult(path: path, problem: problem, fileSize: size)
+            if !shared.wroteSomething { try? FileSystem.removeFile(at: settings.path) }
+            let result = shared.settledResult(path: settings.path, problem: problem, fileSize: size)
             shared.finalResult = result
             shared.bytesOnDisk = result.fileSize
         }

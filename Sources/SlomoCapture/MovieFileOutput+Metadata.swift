@@ -34,17 +34,16 @@ extension MovieFileOutput {
     /// together must fit the room the header keeps for them (`Settings.headerReserveBytes`).
     public func addMetadata(key: String, value: String) throws(CaptureError) {
         guard !key.isEmpty else { throw CaptureError(.invalidInput, "a tag needs a key") }
-        let (path, reserve) = (settings.path, settings.headerReserveBytes)
         let refusal: CaptureError? = shared.withLock { shared in
             guard !shared.isFinished else {
-                return CaptureError(.outputProblem, "\(path): the recording has finished; tags can no longer be added")
+                return CaptureError(.outputProblem, "\(settings.path): the recording has finished; tags can no longer be added")
             }
             var added = shared.tags
             added[key] = value
             let growth = Self.tagBytes(added) - shared.headerTagBytes
-            guard growth <= reserve - 8 else {
-                return CaptureError(.invalidLimit, "\(path): the tags added while recording need about \(growth) bytes, "
-                                    + "more than the \(reserve) the header keeps for them (Settings.headerReserveBytes)")
+            guard growth <= settings.headerReserveBytes - 8 else {
+                return CaptureError(.invalidLimit, "\(settings.path): the tags added while recording need about \(growth) bytes, "
+                                    + "more than the \(settings.headerReserveBytes) the header keeps for them (Settings.headerReserveBytes)")
             }
             shared.tags = added
             shared.tagsVersion += 1

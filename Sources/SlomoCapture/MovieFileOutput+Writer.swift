@@ -98,8 +98,7 @@ extension MovieFileOutput {
         pendingBytes += size
         pendingSamples += 1
         let onDisk = muxer.bytesWritten
-        let pending = pendingBytes
-        shared.withLock { $0.bytesOnDisk = onDisk + pending }
+        shared.withLock { $0.bytesOnDisk = onDisk + pendingBytes }
     }
 
     /// True when one of the tracks records video: then fragments start at its keyframes.

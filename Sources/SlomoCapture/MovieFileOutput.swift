@@ -86,7 +86,6 @@ public final class MovieFileOutput: @unchecked Sendable {
     @discardableResult
     func offer(_ sample: CapturedSample, isAudio: Bool) -> Bool {
         var limitReached = false
-        let queue = self.queue
         let accepted: Bool = shared.withLock { shared in
             if shared.stopReason != nil { return false }
             // With video, the recording starts at its first frame: sound before it is left out,

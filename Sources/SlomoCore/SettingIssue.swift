@@ -55,8 +55,12 @@ public struct SettingIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// The sentence with settings named by `name`: `"\(name(setting)) \(value): \(problem)"`.
     public func text(naming name: (Setting) -> String) -> String {
-        let head = subject ?? ([name(setting)] + (value.map { [$0] } ?? [])).joined(separator: " ")
-        return "\(head): \(problem(naming: name))"
+        "\(head(naming: name)): \(problem(naming: name))"
+    }
+
+    /// What the sentence is about: `subject`, else the setting and its value (`frame rate 0`).
+    public func head(naming name: (Setting) -> String) -> String {
+        subject ?? ([name(setting)] + (value.map { [$0] } ?? [])).joined(separator: " ")
     }
 
     /// The rest of the sentence alone, with settings named by `name`.

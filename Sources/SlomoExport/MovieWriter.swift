@@ -82,7 +82,7 @@ public final class MovieWriter {
                 throw ExportError(.invalidPlan, SettingIssue(.size, "\(buffer.width)x\(buffer.height)", "the picture differs from "
                                   + "the writer's \(settings.width)x\(settings.height); draw every picture at that size"))
             }
-            let time = time ?? lastTime.map { $0 + MediaTime(seconds: settings.frameRate.reciprocal) } ?? .zero
+            let time = time ?? nextTime
             if let lastTime, time <= lastTime {
                 throw ExportError(.invalidPlan, SettingIssue(.timeBase, nil, "picture \(frames) at \(time) s does not come after "
                                   + "the previous one at \(lastTime) s; give increasing times"))
@@ -94,11 +94,7 @@ public final class MovieWriter {
             }
             lastTime = time
             frames += 1
-            for frame in try convert(Frame(copying: buffer, pts: ticks, timeBase: timeBase)) {
-                frame.timeBase = timeBase
-                frame.color = encoding.color
-                try write(video: try video.encoder.encode(frame))
-            }
+            try encode(try convert(Frame(copying: buffer, pts: ticks, timeBase: timeBase), layout: buffer.layout))
         }
     }
 
@@ -120,9 +116,14 @@ public final class MovieWriter {
     /// How far the movie has come: the end of the last picture, the pictures written, and the
     /// expected duration (the time so far when none was given).
     public var progress: ExportProgress {
-        let end = lastTime.map { $0 + MediaTime(seconds: settings.frameRate.reciprocal) } ?? .zero
-        return ExportProgress(outputTime: end, outputDuration: settings.expectedDuration ?? end, videoFrames: frames,
-                              phase: "encoding \(settings.video.codec.rawValue)")
+        ExportProgress(outputTime: nextTime, outputDuration: settings.expectedDuration ?? nextTime, videoFrames: frames,
+                       phase: "encoding \(settings.video.codec.rawValue)")
+    }
+
+    /// Where the last picture ends (one frame period after it starts): the next picture's time
+    /// unless it is given one; zero before the first.
+    private var nextTime: MediaTime {
+        lastTime.map { $0 + MediaTime(seconds: settings.frameRate.reciprocal) } ?? .zero
     }
 
     /// Drains the encoders and renames the complete file onto `path`. Throws, leaving no file,
@@ -131,11 +132,7 @@ public final class MovieWriter {
     public func finish() throws -> ExportResult {
         try whileOpen {
             guard frames > 0 else { throw ExportError(.invalidPlan, "\(path): no pictures were appended; nothing to write") }
-            for frame in try conversion?.graph.process(nil) ?? [] {
-                frame.timeBase = timeBase
-                frame.color = encoding.color
-                try write(video: try video.encoder.encode(frame))
-            }
+            try encode(try conversion?.graph.process(nil) ?? [])
             try write(video: try video.encoder.encode(nil))
             if let sound { try write(sound: try sound.encoder.finish()) }
             try muxer.finish()
@@ -161,10 +158,9 @@ public final class MovieWriter {
         }
     }
 
-    /// The picture in the encoder's size, format and colour (a graph built on the first
-    /// picture of each layout).
-    private func convert(_ frame: Frame) throws -> [Frame] {
-        let layout = PixelBuffer.Layout.allCases.first { $0.pixelFormat == frame.pixelFormat }!
+    /// The picture, laid out as `layout`, in the encoder's size, format and colour (a graph
+    /// built on the first picture of each layout).
+    private func convert(_ frame: Frame, layout: PixelBuffer.Layout) throws -> [Frame] {
         if conversion?.layout != layout {
             let drained = try conversion?.graph.process(nil) ?? []
             var steps = layout == .yuv420p ? [] : ["scale=out_color_matrix=bt709:out_range=tv", "format=yuv420p"]
@@ -179,6 +175,15 @@ public final class MovieWriter {
             return drained + (try graph.process(frame))
         }
         return try conversion!.graph.process(frame)
+    }
+
+    /// Encodes converted pictures, tagged with the output's time base and colour.
+    private func encode(_ pictures: [Frame]) throws {
+        for picture in pictures {
+            picture.timeBase = timeBase
+            picture.color = encoding.color
+            try write(video: try video.encoder.encode(picture))
+        }
     }
 
     private func write(video packets: [Packet]) throws {

@@ -95,6 +95,7 @@ struct VideoEncoding {
         var encoderSettings = self.encoderSettings(width: width, height: height, frameRate: frameRate, hdr: hdr)
         if let timeBase { encoderSettings.timeBase = timeBase }
         let codec = settings.codec
+        let fileExtension = (muxer.path as NSString).pathExtension.lowercased()
         let encoder: Encoder
         do {
             encoder = try Encoder(video: encoderSettings, globalHeader: muxer.needsGlobalHeader)
@@ -102,13 +103,12 @@ struct VideoEncoding {
             throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
         }
         guard muxer.canStore(encoder) else {
-            let fileExtension = (muxer.path as NSString).pathExtension.lowercased()
             throw ExportError(.unsupportedContainer, "\(muxer.path): .\(fileExtension) cannot hold \(codec.rawValue) video; "
                               + (codec == .prores ? "use .mov" : codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
         }
         let stream = try muxer.addStream(for: encoder)
         muxer.setFrameRate(frameRate, stream: stream)
-        if codec == .hevc && (muxer.path as NSString).pathExtension.lowercased() != "mkv" { muxer.setCodecTag("hvc1", stream: stream) }
+        if codec == .hevc && fileExtension != "mkv" { muxer.setCodecTag("hvc1", stream: stream) }
         return (encoder, stream)
     }
 
