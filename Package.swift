@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "slomo", targets: ["SlomoCLI"]),
         .library(name: "Slomo", targets: ["Slomo"]),
         .library(name: "SlomoCore", targets: ["SlomoCore"]),
+        .library(name: "SlomoConcurrency", targets: ["SlomoConcurrency"]),
         .library(name: "SlomoScript", targets: ["SlomoScript"]),
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
@@ -47,28 +48,31 @@ let package = Package(
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore"),
+        // The parts every pipeline shares: a guarded value, a bounded queue between stages, a
+        // worker thread, and the live-object counts that follow work onto its threads.
+        .target(name: "SlomoConcurrency"),
         // Edit scripts as YAML and JSON files: reading, validating, writing (Yams, which
         // carries a C library, stays out of SlomoCore).
         .target(name: "SlomoScript", dependencies: ["SlomoCore", .product(name: "Yams", package: "Yams")]),
         // The only module that touches libav* pointers.
-        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "CFFmpeg", "CFFmpegOnDemand", "CInterpolate"]),
+        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "SlomoConcurrency", "CFFmpeg", "CFFmpegOnDemand", "CInterpolate"]),
         // Time-pitch processors and the renderer of a time map's audio.
         // Optimised in debug builds too: its DSP loops run 20–50x slower unoptimised, and the
         // test suite stretches minutes of audio.
-        .target(name: "SlomoAudio", dependencies: ["SlomoCore", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW"],
+        .target(name: "SlomoAudio", dependencies: ["SlomoCore", "SlomoConcurrency", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW"],
                 swiftSettings: [.unsafeFlags(["-O"])]),
         // Export sessions: passthrough retime and constant-frame-rate rendering.
-        .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
+        .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
-        .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoMedia", "CV4L2"]),
+        .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "CV4L2"]),
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
         .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia"]),
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
-        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
+        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
-        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
+        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
                                               "SlomoInterchange", "SlomoPlot", "SlomoPlayback"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
@@ -97,15 +101,16 @@ let package = Package(
             name: "SlomoCoreTests",
             dependencies: ["SlomoCore", "SlomoScript", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoConcurrencyTests", dependencies: ["SlomoConcurrency"]),
+        .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoConcurrency", "SlomoTestSupport"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
-        .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoTestSupport"]),
-        .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoTestSupport"],
+        .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoConcurrency", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoConcurrency", "SlomoTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
-        .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoMedia", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
         .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
     ],

@@ -1,10 +1,11 @@
 // The umbrella module: `import Slomo` gives a script or an app every public module of the
-// toolkit at once — the time model (SlomoCore), edit-script files (SlomoScript), media files
+// toolkit at once — the time model (SlomoCore), the pipeline parts (SlomoConcurrency), edit-script files (SlomoScript), media files
 // (SlomoMedia), time-pitch audio (SlomoAudio), exports (SlomoExport), capture (SlomoCapture),
 // editor timelines and phone sidecars (SlomoInterchange), pictures of time maps and frame
 // intervals (SlomoPlot) and playback at any rate (SlomoPlayback).
 @_exported import SlomoAudio
 @_exported import SlomoCapture
+@_exported import SlomoConcurrency
 @_exported import SlomoCore
 @_exported import SlomoExport
 @_exported import SlomoInterchange

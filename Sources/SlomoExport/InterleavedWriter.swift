@@ -1,3 +1,4 @@
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 

@@ -1,4 +1,4 @@
-import Dispatch
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 
@@ -226,19 +226,22 @@ private struct ClipRenderer {
     }
 }
 
-/// One optical-flow interpolator and the pair it holds or is estimating on its own thread.
-/// The render thread calls everything; `start` runs `setPair` on a private serial queue, and
-/// nothing touches the interpolator again until `wait`/`finish` have seen it done.
-private final class FlowEngine: @unchecked Sendable {
+/// One optical-flow interpolator and the pair it holds or is estimating on a worker thread.
+/// The render thread calls everything; `start` runs `setPair` on a `PipelineWorker`, and
+/// nothing touches the interpolator again until `wait`/`finish` have joined it.
+private final class FlowEngine {
     let interpolator: FlowInterpolator
     /// The source times of the pair loaded or being loaded.
     private(set) var pair: (a: MediaTime, b: MediaTime)?
-    private let queue = DispatchQueue(label: "slomo flow")
-    private let group = DispatchGroup()
-    private(set) var isBusy = false
+    /// The estimate running on its own thread, if any.
+    private var estimate: PipelineWorker?
+    /// How the last started estimate failed; written by its thread before it ends.
     private var failure: FlowInterpolationError?
 
     init(_ interpolator: FlowInterpolator) { self.interpolator = interpolator }
+
+    /// True while a started estimate has not been waited for.
+    var isBusy: Bool { estimate != nil }
 
     /// True when pictures like `frame` fit this engine.
     func takes(_ frame: Frame) -> Bool {
@@ -252,24 +255,20 @@ private final class FlowEngine: @unchecked Sendable {
         pair = times
     }
 
-    /// Starts estimating the pair's flows on the engine's own thread.
+    /// Starts estimating the pair's flows on a worker thread, which alone reads the two
+    /// pictures and the interpolator until it is joined.
     func start(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) {
         pair = times
         failure = nil
-        isBusy = true
-        let pictures = UncheckedPair(a: a, b: b)
-        group.enter()
-        queue.async { [self] in
-            do throws(FlowInterpolationError) { try interpolator.setPair(pictures.a, pictures.b) } catch { failure = error }
-            group.leave()
+        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) { [self] in
+            do throws(FlowInterpolationError) { try interpolator.setPair(a, b) } catch { failure = error }
         }
     }
 
     /// Waits for a started estimate (nothing when none is running).
     func wait() {
-        guard isBusy else { return }
-        group.wait()
-        isBusy = false
+        estimate?.join()
+        estimate = nil
     }
 
     /// Waits for the started estimate and throws its error.
@@ -281,10 +280,4 @@ private final class FlowEngine: @unchecked Sendable {
             throw failure
         }
     }
-}
-
-/// Two pictures handed to the flow thread, which alone reads them until it is done.
-private struct UncheckedPair: @unchecked Sendable {
-    let a: Frame
-    let b: Frame
 }

@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
+import Synchronization
 
 /// What the decode stage hands the renderer: a decoded picture at its source time (in the
 /// clip's file time), or the end of a clip's pictures.

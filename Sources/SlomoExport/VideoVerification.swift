@@ -1,4 +1,5 @@
 import Foundation
+import SlomoConcurrency
 import SlomoMedia
 
 /// The `verify` part of a passthrough export: every video packet copied is also decoded, so

@@ -1,4 +1,5 @@
 import CFFmpeg
+import SlomoConcurrency
 import SlomoCore
 
 /// A decoded video picture or block of audio samples that owns its `AVFrame` and frees it

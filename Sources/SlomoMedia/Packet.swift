@@ -1,4 +1,5 @@
 import CFFmpeg
+import SlomoConcurrency
 import SlomoCore
 
 /// A compressed packet that owns its `AVPacket` and frees it exactly once.

@@ -1,9 +1,10 @@
 import Foundation
-import Synchronization
 import SlomoAudio
+import SlomoConcurrency
 import SlomoCore
 import SlomoExport
 import SlomoMedia
+import Synchronization
 
 /// The thread that renders the item's audio into the `AudioRing`, a little ahead of the
 /// device: a `PlaybackAudio` stream (the export's renderer over the item's maps, trimmed to
@@ -40,7 +41,7 @@ final class AudioFeed: Sendable {
     let ring: AudioRing
     private let item: PlayerItem
     private let control = Mutex(Control())
-    private let done = DispatchSemaphore(value: 0)
+    private let worker = PipelineWorker("slomo audio feed", scope: LiveObjects.currentScope)
     /// Where damage the decoders meet is said.
     private let damage: DamageNotices
 
@@ -50,13 +51,7 @@ final class AudioFeed: Sendable {
         self.ring = ring
         self.damage = damage
         control.withLock { $0.pending = .seek(start, settings) }
-        let scope = LiveObjects.currentScope
-        let thread = Thread { [self] in
-            LiveObjects.within(scope) { run() }
-            done.signal()
-        }
-        thread.name = "slomo audio feed"
-        thread.start()
+        worker.start { [self] in run() }
     }
 
     /// The error that stopped rendering, if any.
@@ -77,7 +72,7 @@ final class AudioFeed: Sendable {
     /// Stops the thread and waits for it.
     func stop() {
         control.withLock { $0.stopped = true }
-        done.wait()
+        worker.join()
     }
 
     private func run() {

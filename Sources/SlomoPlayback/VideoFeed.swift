@@ -1,7 +1,8 @@
 import Foundation
-import Synchronization
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
+import Synchronization
 
 /// A decoded picture and when it plays.
 struct Picture: @unchecked Sendable {
@@ -33,26 +34,22 @@ final class VideoFeed: Sendable {
     static let minimumCapacity = 6
 
     private let state = Mutex(State())
-    private let done = DispatchSemaphore(value: 0)
+    private let worker = PipelineWorker("slomo video feed", scope: LiveObjects.currentScope)
     /// Where damage the decoder meets is said.
     private let damage: DamageNotices
 
     /// Starts decoding `item` from output time `start`.
     init(item: PlayerItem, start: MediaTime, damage: DamageNotices) {
         self.damage = damage
-        let scope = LiveObjects.currentScope
-        let thread = Thread { [self] in
+        worker.start { [self] in
             do {
-                try LiveObjects.within(scope) { try decode(item, from: start) }
+                try decode(item, from: start)
             } catch is Stopped {
             } catch {
                 state.withLock { $0.failure = error }
             }
             state.withLock { $0.ended = true }
-            done.signal()
         }
-        thread.name = "slomo video feed"
-        thread.start()
     }
 
     /// The error that stopped decoding, if any.
@@ -99,7 +96,7 @@ final class VideoFeed: Sendable {
     /// Stops decoding and waits for the thread.
     func stop() {
         state.withLock { $0.stopped = true }
-        done.wait()
+        worker.join()
     }
 
     private struct Stopped: Error {}

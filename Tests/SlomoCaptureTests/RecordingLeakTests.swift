@@ -1,5 +1,6 @@
 import Foundation
 import SlomoCapture
+import SlomoConcurrency
 import SlomoMedia
 import SlomoTestSupport
 import Testing

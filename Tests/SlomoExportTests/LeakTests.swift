@@ -1,4 +1,5 @@
 import Foundation
+import SlomoConcurrency
 import SlomoCore
 import SlomoExport
 import SlomoMedia

@@ -53,7 +53,7 @@ public enum LiveObjects {
     }
 
     /// Counts one allocation; returns the scope counters to hand back to `freed`.
-    static func allocated(packet: Bool) -> Counters? {
+    package static func allocated(packet: Bool) -> Counters? {
         let scoped = scope
         process.change(packet: packet, by: 1)
         scoped?.change(packet: packet, by: 1)
@@ -61,7 +61,7 @@ public enum LiveObjects {
     }
 
     /// Counts one release in the process and in the scope that allocated the object.
-    static func freed(packet: Bool, scope scoped: Counters?) {
+    package static func freed(packet: Bool, scope scoped: Counters?) {
         process.change(packet: packet, by: -1)
         scoped?.change(packet: packet, by: -1)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import SlomoMedia
+import SlomoConcurrency
 import Synchronization
 import Testing
 
