@@ -112,7 +112,7 @@ let package = Package(
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
         .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
-        .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "SlomoConcurrency", "SlomoMedia", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -1,8 +1,11 @@
+import SlomoCore
+
 extension MediaFile {
     /// Opens the file and reads what opening alone does not tell. With `measureFrames`, every
     /// packet's timestamp, for each video stream's `frameTiming`. With `verify`, every audio and
     /// video packet is decoded (`DecodeCheck`) and what does not decode cleanly is added to
-    /// `damage`.
+    /// `damage`. The video stream's frame times are remembered, so `SourceFrameTimes.of` the
+    /// file (a plan, a plot of its frame intervals) does not read the packets again.
     public static func inspect(path: String, measureFrames: Bool, verify: Bool = false) throws -> MediaFile {
         let demuxer = try Demuxer(path: path)
         var file = demuxer.file
@@ -20,6 +23,9 @@ extension MediaFile {
             checks[packet.streamIndex]?.check(packet)
             guard measured.contains(packet.streamIndex), let pts = packet.pts ?? packet.dts else { continue }
             timestamps[packet.streamIndex, default: []].append(pts)
+        }
+        if let video = file.videoStream, measured.contains(video.index) {
+            SourceFrameTimes.remember(timestamps[video.index] ?? [], of: demuxer.file)
         }
         for index in measured {
             file.streams[index].frameTiming = FrameTiming(

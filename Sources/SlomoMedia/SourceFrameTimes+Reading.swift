@@ -14,6 +14,14 @@ extension SourceFrameTimes {
             guard packet.streamIndex == video.index, let pts = packet.pts ?? packet.dts else { continue }
             ticks.append(pts)
         }
+        return remember(ticks, of: file)
+    }
+
+    /// Remembers the frame times of `file`'s video stream from its packets' timestamps (in
+    /// packet order), read by whoever already went through the packets (`MediaFile.inspect`).
+    @discardableResult
+    static func remember(_ ticks: [Int64], of file: MediaFile) -> SourceFrameTimes? {
+        guard let video = file.videoStream else { return nil }
         let origin = file.clipOrigin
         let times = SourceFrameTimes(
             times: ticks.map { MediaTime(ticks: $0, timeBase: video.timeBase) - origin },

@@ -1,4 +1,6 @@
 import Foundation
+import SlomoConcurrency
+import SlomoMedia
 @testable import SlomoPlot
 import SlomoTestSupport
 import Testing
@@ -68,6 +70,22 @@ import Testing
         }
         let quiet = layout.time.pixel(2.0)
         #expect(image.rows(x: quiet, layout.panel.innerRows, matching: .alert, tolerance: 30).isEmpty)
+    }
+
+    /// `inspect --plot` reads the packets once: the frame times `MediaFile.inspect` measured
+    /// are the ones the plot draws, and plotting reads no packet again.
+    @Test func plottingAnInspectedFileReadsNoPacketAgain() throws {
+        let path = try scratchPath("plot-inspected", "drops.mp4")
+        try? FileManager.default.removeItem(atPath: path)
+        try FileManager.default.copyItem(atPath: try Self.dropsFixture, toPath: path)
+        var inspected: MediaFile?
+        var intervals: FrameIntervals?
+        let inspecting = try LiveObjects.tracking { inspected = try MediaFile.inspect(path: path, measureFrames: true) }
+        let plotting = try LiveObjects.tracking { intervals = try FrameIntervals(path: path) }
+        #expect(inspecting.allocatedPackets >= 113)
+        #expect(plotting.allocatedPackets == 0)
+        #expect(inspected?.videoStream?.frameTiming?.frameCount == 113)
+        #expect(intervals?.times.count == 113 && intervals?.gaps.count == 2)
     }
 
     @Test func audioOnlyHasNothingToPlot() throws {
