@@ -2,6 +2,7 @@ import Foundation
 import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
+import Synchronization
 
 /// A decoded video frame handed to a `FrameOutput` callback.
 public struct CapturedFrame: @unchecked Sendable {
@@ -18,29 +19,31 @@ public struct CapturedFrame: @unchecked Sendable {
 /// Delivers decoded video frames to a callback on its own thread, like
 /// AVCaptureVideoDataOutput: the capture thread never waits for the callback.
 ///
-/// Frames wait in a bounded queue. With `alwaysDiscardsLateFrames` the queue holds one frame
-/// and a newer frame replaces it (the callback always gets the newest frame there is); without,
-/// up to `backlog` frames wait and a frame that finds the queue full is dropped.
-/// `minFrameDuration` throttles by timestamp. Every drop is counted with its reason, and
-/// `counters.received == delivered + dropped + queued` holds whenever the counters are read.
+/// Frames wait in a `PipelineQueue`. With `alwaysDiscardsLateFrames` it holds one frame and a
+/// newer frame replaces it (`.replaceOldest`: the callback always gets the newest frame there
+/// is); without, up to `backlog` frames wait and a frame that finds the queue full is dropped
+/// (`.dropNewest`). `minFrameDuration` throttles by timestamp. Every drop is counted with its
+/// reason, and `counters.received == delivered + dropped + queued` holds whenever the counters
+/// are read.
 public final class FrameOutput: Sendable {
     public let alwaysDiscardsLateFrames: Bool
     public let backlog: Int
     public let minFrameDuration: MediaTime?
     private let handler: @Sendable (CapturedFrame) -> Void
 
-    /// Everything the capture and delivery threads share; the counters change together with
-    /// the queue, so that they agree at every read.
-    private struct Shared {
-        var items: [CapturedFrame] = []
-        var counters = OutputCounters()
+    /// What the capture side decides before the queue: offers, throttling, closing. Offers,
+    /// `close` and reading the counters hold this lock, so the queue's counts seen under it
+    /// change only by the delivery thread's pops, which keep the sum.
+    private struct Intake {
+        var received = 0
+        var throttled = 0
+        var droppedAtStop = 0
         var closed = false
         var lastAccepted: Int64?
-        var newestReceived = -1
-        var stale = 0
     }
 
-    private let shared = Guarded(Shared())
+    private let intake = Mutex(Intake())
+    private let queue: PipelineQueue<CapturedFrame>
 
     public init(alwaysDiscardsLateFrames: Bool = true, backlog: Int = 4, minFrameDuration: MediaTime? = nil,
                 handler: @escaping @Sendable (CapturedFrame) -> Void) {
@@ -48,71 +51,54 @@ public final class FrameOutput: Sendable {
         self.backlog = alwaysDiscardsLateFrames ? 1 : max(1, backlog)
         self.minFrameDuration = minFrameDuration
         self.handler = handler
+        queue = PipelineQueue(capacity: self.backlog, whenFull: alwaysDiscardsLateFrames ? .replaceOldest : .dropNewest)
     }
 
     /// Received, delivered, dropped (by reason) and queued, read atomically.
-    public var counters: OutputCounters { shared.read(\.counters) }
-
-    /// Frames delivered although a newer frame had been received when they were taken from
-    /// the queue. Always 0 with `alwaysDiscardsLateFrames`.
-    public var staleDeliveries: Int { shared.read(\.stale) }
+    public var counters: OutputCounters {
+        intake.withLock { intake in
+            let counts = queue.counts
+            var counters = OutputCounters()
+            counters.received = intake.received
+            counters.delivered = counts.taken
+            counters.queued = counts.waiting
+            counters.droppedBecauseQueueFull = counts.dropped
+            counters.droppedAsLate = counts.replaced
+            counters.droppedByThrottle = intake.throttled
+            counters.droppedAtStop = intake.droppedAtStop
+            return counters
+        }
+    }
 
     /// Capture side: offers a frame; never blocks.
     func offer(_ frame: Frame, time: Int64, input: Int) {
-        shared.withLock { shared in
-            guard !shared.closed else { return }
-            shared.counters.received += 1
-            shared.newestReceived += 1
-            if let minimum = minFrameDuration, let last = shared.lastAccepted,
-               time - last < minimum.nanoseconds {
-                shared.counters.droppedByThrottle += 1
+        intake.withLock { intake in
+            guard !intake.closed else { return }
+            let sequenceNumber = intake.received
+            intake.received += 1
+            if let minimum = minFrameDuration, let last = intake.lastAccepted, time - last < minimum.nanoseconds {
+                intake.throttled += 1
                 return
             }
-            let captured = CapturedFrame(frame: frame, time: MediaTime(value: time, timescale: 1_000_000_000),
-                                         sequenceNumber: shared.newestReceived, input: input)
-            if shared.items.count >= backlog {
-                if alwaysDiscardsLateFrames {
-                    shared.items.removeFirst()
-                    shared.counters.queued -= 1
-                    shared.counters.droppedAsLate += 1
-                } else {
-                    shared.counters.droppedBecauseQueueFull += 1
-                    return
-                }
-            }
-            shared.lastAccepted = time
-            shared.items.append(captured)
-            shared.counters.queued += 1
+            intake.lastAccepted = time
+            // The queue is never failed, only finished under this lock: a push never throws.
+            _ = try? queue.push(CapturedFrame(frame: frame, time: MediaTime(value: time, timescale: 1_000_000_000),
+                                              sequenceNumber: sequenceNumber, input: input))
         }
     }
 
-    /// Delivery thread: calls the handler until closed, then drops what is left.
+    /// Delivery thread: calls the handler until closed.
     func runDelivery() {
-        while let next = nextDelivery() { handler(next) }
-    }
-
-    /// The next frame to deliver, waiting for one; nil once closed (what is still queued is
-    /// dropped then).
-    private func nextDelivery() -> CapturedFrame? {
-        shared.wait(until: { !$0.items.isEmpty || $0.closed }) { shared in
-            if shared.closed {
-                shared.counters.droppedAtStop += shared.items.count
-                shared.counters.queued -= shared.items.count
-                shared.items.removeAll()
-                return nil
-            }
-            let next = shared.items.removeFirst()
-            shared.counters.queued -= 1
-            shared.counters.delivered += 1
-            if next.sequenceNumber < shared.newestReceived && alwaysDiscardsLateFrames && minFrameDuration == nil {
-                shared.stale += 1
-            }
-            return next
-        }
+        while let next = try? queue.pop() { handler(next) }
     }
 
     /// No more frames come; frames still queued are dropped (counted `droppedAtStop`).
     func close() {
-        shared.withLock { $0.closed = true }
+        intake.withLock { intake in
+            guard !intake.closed else { return }
+            intake.closed = true
+            intake.droppedAtStop += queue.removeAll().count
+            queue.finish()
+        }
     }
 }

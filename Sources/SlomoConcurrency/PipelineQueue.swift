@@ -1,6 +1,7 @@
 /// A first-in first-out queue between two pipeline stages on different threads: bounded by a
 /// count of elements and, optionally, by their bytes; what a push does when it is full is its
-/// policy (wait for room, or drop the new element and count it). Either side can close it: the
+/// policy (wait for room, drop the new element, or release the oldest; drops are counted).
+/// Either side can close it: the
 /// producer with `finish()` (the consumer drains what is left, then gets nil), either side with
 /// `fail(_:)` (both sides rethrow the error; the first error wins).
 ///
@@ -10,6 +11,7 @@
 /// ```swift
 /// let queue = PipelineQueue<Packet>(capacity: 64)                  // export: waits for room
 /// let samples = PipelineQueue<Sample>(capacity: 8, whenFull: .dropNewest)  // capture: never waits
+/// let newest = PipelineQueue<Frame>(capacity: 1, whenFull: .replaceOldest)  // a callback: the newest frame
 /// ```
 public final class PipelineQueue<Element>: @unchecked Sendable {
     /// What `push` does when the queue is full.
@@ -19,6 +21,29 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
         /// Refuse the new element at once and count it in `dropped` (a capture: the device
         /// must never wait).
         case dropNewest
+        /// Release the oldest waiting elements until the new one fits, and count them in
+        /// `replaced` (a consumer that wants only the newest frame there is).
+        case replaceOldest
+    }
+
+    /// What has gone through the queue, read at one instant: every element pushed is
+    /// `waiting`, `taken`, `dropped`, `replaced` or released by `fail`/`removeAll`.
+    public struct Counts: Hashable, Sendable {
+        /// Elements waiting.
+        public var waiting = 0
+        /// Elements handed out by `pop`.
+        public var taken = 0
+        /// Elements refused because the queue was full or closed (`.dropNewest`, `.replaceOldest`).
+        public var dropped = 0
+        /// Waiting elements released for newer ones (`.replaceOldest`).
+        public var replaced = 0
+
+        public init(waiting: Int = 0, taken: Int = 0, dropped: Int = 0, replaced: Int = 0) {
+            self.waiting = waiting
+            self.taken = taken
+            self.dropped = dropped
+            self.replaced = replaced
+        }
     }
 
     private struct State {
@@ -29,6 +54,8 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
         var finished = false
         var failure: Error?
         var dropped = 0
+        var replaced = 0
+        var taken = 0
 
         var count: Int { items.count - head }
 
@@ -71,6 +98,7 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
     /// Appends `element`; returns false when it was dropped (`.dropNewest`, full) or the queue
     /// is closed and drops are the policy. With `.wait` it waits for room and throws the
     /// queue's error, or `QueueClosed` when the queue was finished (the consumer went away).
+    /// With `.replaceOldest` it releases the oldest waiting elements to make room.
     @discardableResult
     public func push(_ element: Element) throws -> Bool {
         let size = cost(element)
@@ -94,6 +122,21 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
                 state.bytes += size
                 return true
             }
+        case .replaceOldest:
+            return try state.withLock { state in
+                if let failure = state.failure { throw failure }
+                guard !state.finished else {
+                    state.dropped += 1
+                    return false
+                }
+                while !hasRoom(state, for: size) {
+                    state.bytes -= cost(state.take())
+                    state.replaced += 1
+                }
+                state.items.append(element)
+                state.bytes += size
+                return true
+            }
         }
     }
 
@@ -105,6 +148,7 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
             guard state.count > 0 else { return nil }
             let element = state.take()
             state.bytes -= cost(element)
+            state.taken += 1
             return element
         }
     }
@@ -138,8 +182,12 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
 
     /// Elements waiting.
     public var count: Int { state.read(\.count) }
-    /// Elements refused because the queue was full or closed (`.dropNewest`).
+    /// Elements refused because the queue was full or closed (`.dropNewest`, `.replaceOldest`).
     public var dropped: Int { state.read(\.dropped) }
+    /// Waiting, taken, dropped and replaced elements, counted at one instant.
+    public var counts: Counts {
+        state.read { Counts(waiting: $0.count, taken: $0.taken, dropped: $0.dropped, replaced: $0.replaced) }
+    }
 }
 
 /// Thrown by `PipelineQueue.push` when the queue was finished before the element came, which

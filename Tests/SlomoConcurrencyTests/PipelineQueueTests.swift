@@ -7,27 +7,45 @@ import Testing
 /// keeps to its count and byte bounds with either policy, and its closing is seen by both
 /// sides.
 @Suite struct PipelineQueueTests {
-    /// Counts live instances.
+    /// Counts the live instances of one test's `Tracked` elements (parameterised cases run in
+    /// parallel, so each has its own).
+    final class Census: Sendable {
+        let live = Atomic<Int>(0)
+    }
+
+    /// An element that is counted while it lives.
     final class Tracked: Sendable {
-        static let live = Atomic<Int>(0)
-        init() { Self.live.add(1, ordering: .relaxed) }
-        deinit { Self.live.subtract(1, ordering: .relaxed) }
+        let census: Census
+        init(_ census: Census) {
+            self.census = census
+            census.live.add(1, ordering: .relaxed)
+        }
+        deinit { census.live.subtract(1, ordering: .relaxed) }
     }
 
     /// Issue 17: a capacity-8 queue kept 64 popped objects alive (up to 64 raw frames beyond a
     /// recording's byte budget). A popped element is the consumer's alone.
-    @Test(arguments: [PipelineQueue<Tracked>.WhenFull.wait, .dropNewest])
+    @Test(arguments: [PipelineQueue<Tracked>.WhenFull.wait, .dropNewest, .replaceOldest])
     func poppedElementsAreNotKeptAlive(_ policy: PipelineQueue<Tracked>.WhenFull) throws {
         let queue = PipelineQueue<Tracked>(capacity: 8, whenFull: policy)
-        let before = Tracked.live.load(ordering: .relaxed)
+        let census = Census()
         var mostAlive = 0
         for _ in 0..<200 {
-            #expect(try queue.push(Tracked()))
+            #expect(try queue.push(Tracked(census)))
             _ = try queue.pop() // a consumer that keeps up drops each element at once
-            mostAlive = max(mostAlive, Tracked.live.load(ordering: .relaxed) - before)
+            mostAlive = max(mostAlive, census.live.load(ordering: .relaxed))
         }
         print("capacity-8 queue (\(policy)), consumer keeping up: at most \(mostAlive) elements alive after a pop")
         #expect(mostAlive == 0)
+    }
+
+    /// Elements a full `.replaceOldest` queue releases are gone at once, not kept in its storage.
+    @Test func replacedElementsAreNotKeptAlive() throws {
+        let queue = PipelineQueue<Tracked>(capacity: 2, whenFull: .replaceOldest)
+        let census = Census()
+        for _ in 0..<200 { try queue.push(Tracked(census)) }
+        #expect(census.live.load(ordering: .relaxed) == 2)
+        #expect(queue.counts.replaced == 198)
     }
 
     @Test func droppingQueueRefusesWhatDoesNotFitAndCountsIt() throws {
@@ -44,6 +62,26 @@ import Testing
         #expect(try !queue.push(1), "a finished queue refuses")
         #expect(try queue.pop() == 4 && queue.pop() == 4 && queue.pop() == 2 && queue.pop() == nil)
         #expect(queue.dropped == 4)
+    }
+
+    /// A queue that keeps the newest: a full queue releases its oldest elements (as many as
+    /// the new one's bytes need) and counts them; every element pushed is accounted for.
+    @Test func replacingQueueKeepsTheNewestAndCountsWhatItReleased() throws {
+        let newest = PipelineQueue<Int>(capacity: 1, whenFull: .replaceOldest)
+        for value in 1...5 { #expect(try newest.push(value)) }
+        #expect(newest.counts == .init(waiting: 1, taken: 0, dropped: 0, replaced: 4))
+        #expect(try newest.pop() == 5)
+        try newest.push(6)
+        newest.finish()
+        #expect(try !newest.push(7), "a finished queue refuses")
+        #expect(try newest.pop() == 6 && newest.pop() == nil)
+        #expect(newest.counts == .init(waiting: 0, taken: 2, dropped: 1, replaced: 4))
+
+        let budget = PipelineQueue<Int>(capacity: 8, whenFull: .replaceOldest, bytes: 100, cost: { $0 })
+        for value in [30, 30, 30] { try budget.push(value) }
+        try budget.push(60)   // 150 bytes: the two oldest 30s make room
+        #expect(budget.counts.replaced == 2)
+        #expect(budget.removeAll() == [30, 60])
     }
 
     /// A producer that fills the queue waits for the consumer; order is kept and nothing lost.
