@@ -111,21 +111,11 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
                 state.bytes += size
             }
             return true
-        case .dropNewest:
+        case .dropNewest, .replaceOldest:
             return try state.withLock { state in
                 if let failure = state.failure { throw failure }
-                guard !state.finished, hasRoom(state, for: size) else {
-                    state.dropped += 1
-                    return false
-                }
-                state.items.append(element)
-                state.bytes += size
-                return true
-            }
-        case .replaceOldest:
-            return try state.withLock { state in
-                if let failure = state.failure { throw failure }
-                guard !state.finished else {
+                let replacing = whenFull == .replaceOldest
+                guard !state.finished, replacing || hasRoom(state, for: size) else {
                     state.dropped += 1
                     return false
                 }
