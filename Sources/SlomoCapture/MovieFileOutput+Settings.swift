@@ -32,7 +32,8 @@ extension MovieFileOutput {
         /// Room left in the file's header for tags added while recording.
         public var headerReserveBytes = 16 * 1024
         public var overwrite = false
-        /// Memory the queue of raw frames may take.
+        /// Memory the samples waiting for the writer may take, all inputs together (a sample
+        /// that does not fit is dropped and counted `queueFull`).
         public var queueBudgetBytes = 256 << 20
 
         public init(path: String) { self.path = path }

@@ -42,7 +42,9 @@ extension MovieFileOutput {
         }
         self.muxer = muxer
         shared.withLock { $0.bytesOnDisk = muxer.bytesWritten }
-        queue = PipelineQueue(capacity: queueCapacity, whenFull: .dropNewest)
+        // The count bound comes from the inputs; the bytes bound holds for all of them together,
+        // so raw frames cannot spread into the room counted for another input's packets.
+        queue = PipelineQueue(capacity: queueCapacity, whenFull: .dropNewest, bytes: settings.queueBudgetBytes, cost: \.size)
         if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
            limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
             shared.withLock { $0.stopReason = .minimumFreeSpace }

@@ -76,6 +76,36 @@ import Testing
         #expect(intervals.allSatisfy { $0 >= 1.0 / 60 - 0.0001 })
     }
 
+    /// Issue 17: the raw frames waiting for a recording's writer keep to its byte budget,
+    /// also when another input (sound) adds to the queue's count bound. The writer (scaling to
+    /// 4K for libx264 veryslow) cannot keep up with 60 fps, so the queue fills.
+    @Test func recordingQueueKeepsToItsByteBudget() throws {
+        let path = try FixtureCache.shared.scratchFolder("budget").appendingPathComponent("take.mov").path
+        let session = CaptureSession()
+        try session.add(.testPattern(width: 1280, height: 720, frameRate: Rational(60)))
+        try session.add(.sine(frequency: 440))
+        var settings = MovieFileOutput.Settings(path: path)
+        settings.videoCodecOptions["preset"] = "veryslow"
+        settings.size = OutputSettings.Size(width: 3840, height: 2160)
+        settings.queueBudgetBytes = 8 << 20
+        let take = try session.add(MovieFileOutput(settings: settings))
+        try session.startRunning()
+        var mostQueued = 0
+        let end = Date(timeIntervalSinceNow: 1.5)
+        while Date() < end {
+            mostQueued = max(mostQueued, take.videoCounters.queued)
+            usleep(5000)
+        }
+        session.stopRunning()
+        #expect(session.waitUntilFinished(timeout: 60))
+        let counters = take.videoCounters
+        let frameBytes = 1280 * 720 * 3 / 2
+        print("720p60 into a 4K veryslow writer, 8 MB budget: at most \(mostQueued) frames queued; \(counters)")
+        #expect(counters.droppedBecauseQueueFull > 0, "the writer kept up: the budget was not tested")
+        #expect(mostQueued * frameBytes <= settings.queueBudgetBytes)
+        #expect(counters.isConsistent)
+    }
+
     @Test func sineMetersReadMinus6PeakAndMinus9Average() throws {
         let session = CaptureSession()
         try session.add(.sine(frequency: 440, amplitude: 0.5))
