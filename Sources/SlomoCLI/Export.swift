@@ -54,23 +54,25 @@ struct Export: ParsableCommand {
 
     func run() throws {
         let edit = try source.edit()
-        let composition = edit.composition, script = edit.output, isScript = edit.kind == .script
-        let scriptRate = script.mode == .passthrough ? nil : script.fps
+        let composition = edit.composition, script = edit.output
+        // A script's own export, as the library reads its `output:`; the options override it.
+        let scripted = edit.kind == .script ? try script.exportSettings() : nil
+        let scriptRate: Rational? = if case .constantFrameRate(let rate)? = scripted?.mode { rate } else { nil }
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
-            if isScript && script.mode == .passthrough && !cfrOptions.anyVideoOption {
-                return try export(composition, mode: .passthrough, video: VideoExportSettings(), script: script)
+            if let scripted, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
+                return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted)
             }
             throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
         }
         try export(composition, mode: .constantFrameRate(frameRate), video: try cfrOptions.videoSettings(script: script),
-                   script: script)
+                   scripted: scripted)
     }
 
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
-                        script: OutputSettings) throws {
-        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: script.audio),
-                                      spectralEngine: try audioOptions.engine(fallback: script.spectralEngine),
-                                      audioCodec: try audioOptions.codec(fallback: script.audioCodec),
+                        scripted: ExportSettings?) throws {
+        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted?.audioAlgorithm),
+                                      spectralEngine: try audioOptions.engine(fallback: scripted?.spectralEngine),
+                                      audioCodec: try audioOptions.codec(fallback: scripted?.audioCodec),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(

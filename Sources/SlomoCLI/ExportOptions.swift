@@ -75,8 +75,8 @@ struct AudioOptions: ParsableArguments {
     func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm { try algorithms.algorithm(fallback: fallback) }
 
     /// The audio codec: the option, else `fallback` (an edit script's), else AAC.
-    func codec(fallback: String? = nil) throws -> AudioCodec {
-        guard let name = audioCodec ?? fallback else { return .aac }
+    func codec(fallback: AudioCodec? = nil) throws -> AudioCodec {
+        guard let name = audioCodec else { return fallback ?? .aac }
         guard let codec = AudioCodec(rawValue: name) else {
             throw CommandError("unknown audio codec '\(name)' (--audio-codec); expected \(AudioCodec.allCases.map(\.rawValue).joined(separator: ", "))")
         }

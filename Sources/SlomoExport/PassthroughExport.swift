@@ -24,6 +24,12 @@ struct PassthroughExport {
         guard let video = file.videoStream else {
             throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
         }
+        // Copied packets cannot be cut between keyframes: passthrough retimes a whole file.
+        if let whole = file.clipDuration, clip.range.start > .zero || clip.range.end < whole {
+            throw ExportError(.invalidPlan, "\(clip.source): passthrough copies the whole video, and this clip is trimmed to "
+                              + "\(clip.range.start.doubleSeconds)–\(clip.range.end.doubleSeconds) s; "
+                              + "export it at a constant frame rate to trim it")
+        }
         videoReader.select(streams: [video.index])
         let origin = file.clipOrigin
 

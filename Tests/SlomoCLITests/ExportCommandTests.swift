@@ -95,6 +95,36 @@ import Testing
         #expect(probe.stream("audio")?["duration_ts"] as? Int == 240_000, "\(probe.stream("audio") ?? [:])")
     }
 
+    /// Issue 17: `slomo export SCRIPT` is the export the library reads from the script's
+    /// `output:` (`OutputSettings.exportSettings()`): with neither a mode nor a frame rate, a
+    /// passthrough retime; a bad value there is the script's, named by its place.
+    @Test func aScriptExportsAsTheLibraryReadsIt() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-script-defaults")
+        let source = try Fixture.flashAndBeep.path
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try "slomo: 1\nclips:\n  - source: \(source)\n    sections: [\"2-4x0.5\"]\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("out.mov").path
+        let result = try Slomo.run(["export", script, "-o", output, "-q"])
+        #expect(result.status == 0, "\(result.standardError)")
+        // Passthrough: every one of the source's packets, copied, 2 s longer.
+        #expect(try FFprobe.packets(output).count == FFprobe.packets(source).count)
+        #expect(try FFprobe(output).stream("video")?["codec_name"] as? String == FFprobe(source).stream("video")?["codec_name"] as? String)
+        let lengths = try [output, source].map { try #require(try FFprobe($0).stream("video")?["duration"] as? String).flatMap(Double.init) }
+        #expect(lengths[0].map { abs($0 - (lengths[1] ?? 0) - 2) < 0.01 } == true, "\(lengths)")
+
+        // Passthrough cannot cut copied packets: a trimmed clip is refused, not copied whole.
+        try "slomo: 1\nclips:\n  - source: \(source)\n    end: 3\n".write(toFile: script, atomically: true, encoding: .utf8)
+        let trimmed = try Slomo.run(["export", script, "-o", output, "--overwrite"])
+        #expect(trimmed.status == 64)   // a plan passthrough cannot make, like two clips
+        #expect(trimmed.standardError.contains("trimmed") && trimmed.standardError.contains("constant frame rate"), "\(trimmed.standardError)")
+
+        try "slomo: 1\nclips:\n  - source: \(source)\noutput:\n  fps: 30\n  audio:\n    codec: wav\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        let bad = try Slomo.run(["export", script, "--dry-run"])
+        #expect(bad.status == 1)
+        #expect(bad.standardError.contains("output.audio.codec") && !bad.standardError.contains("--audio-codec"), "\(bad.standardError)")
+    }
+
     /// A section typed on the command line that is wrong is a usage mistake (64); the same text
     /// in an edit script is the file's content (1), named by its place in the script.
     @Test func aBadSectionIsUsageWhenTypedAndAFailureInAScript() throws {
