@@ -3,6 +3,7 @@ import SlomoCore
 /// The one error type of `SlomoAudio`: bad rates and algorithm names, libraries that refuse to
 /// start, mismatched buffers. `description` says what is wrong and how to fix it.
 public struct AudioError: SettingError, Hashable, Sendable {
+    /// What went wrong, for a program to test.
     public enum Kind: String, Hashable, Sendable {
         /// Zero, negative, NaN or infinite rate.
         case invalidRate

@@ -3,6 +3,7 @@ import SlomoMedia
 
 /// A device slomo can capture from: a V4L2 camera with its formats, or an audio source.
 public struct CaptureDevice: Hashable, Sendable, Codable {
+    /// Whether the device gives pictures or sound.
     public enum Kind: String, Hashable, Sendable, Codable { case camera, audio }
 
     /// What to pass to `--input` after the kind: `/dev/video0`, a PulseAudio source name.

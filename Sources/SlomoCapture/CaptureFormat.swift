@@ -3,6 +3,7 @@ import SlomoCore
 /// A range of frame rates a device offers for one format and size: a single rate (discrete),
 /// or every rate between two (continuous), or rates on a grid of frame intervals (stepwise).
 public struct FrameRateRange: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// How the range lists its rates.
     public enum Kind: String, Hashable, Sendable, Codable { case discrete, continuous, stepwise }
 
     public var kind: Kind

@@ -3,6 +3,7 @@ import SlomoCore
 /// Why an export could not start or did not finish. Names the file or setting concerned; an
 /// error about a setting's value carries it as `issue`, for front ends to word.
 public struct ExportError: SettingError, Hashable, Sendable {
+    /// What went wrong, for a program to test.
     public enum Kind: String, Sendable {
         case noVideo, noAudio, outputIsInput, unsupportedContainer, unsupportedCodec, cancelled, invalidPlan, damagedInput
     }
