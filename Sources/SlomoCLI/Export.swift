@@ -55,11 +55,12 @@ struct Export: ParsableCommand {
     func run() throws {
         let edit = try source.edit()
         let composition = edit.composition, script = edit.output
-        // A script's own export, as the library reads its `output:`; the options override it.
-        let scripted = edit.kind == .script ? try script.exportSettings() : nil
-        let scriptRate: Rational? = if case .constantFrameRate(let rate)? = scripted?.mode { rate } else { nil }
+        // The export the edit's own output settings ask for (a script's `output:`, a phone's
+        // 30 fps), as the library reads them; the options override it.
+        let scripted = try script.exportSettings()
+        let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
-            if let scripted, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
+            if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
                 return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted)
             }
             throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
@@ -69,10 +70,10 @@ struct Export: ParsableCommand {
     }
 
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
-                        scripted: ExportSettings?) throws {
-        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted?.audioAlgorithm),
-                                      spectralEngine: try audioOptions.engine(fallback: scripted?.spectralEngine),
-                                      audioCodec: try audioOptions.codec(fallback: scripted?.audioCodec),
+                        scripted: ExportSettings) throws {
+        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
+                                      spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
+                                      audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
