@@ -5,7 +5,8 @@ import SlomoMedia
 extension ExportSession {
     /// Checks, without writing anything, what the export would refuse before it starts
     /// writing: the output path (its folder, an existing file without `overwrite`, the input
-    /// itself), the video settings of a constant-frame-rate export, and the rates each audio
+    /// itself), the video settings of a constant-frame-rate export, a passthrough of a trimmed
+    /// clip, and the rates each audio
     /// track's algorithm must play. A dry run that passes this check describes an export that
     /// starts; `run` makes the same check first.
     public func check() throws {
@@ -13,8 +14,9 @@ extension ExportSession {
         for clip in composition.clips where OutputPath.sameFile(clip.source, outputPath) {
             throw ExportError(.outputIsInput, "\(outputPath): is the input \(clip.source); choose another output path")
         }
-        if case .constantFrameRate(let frameRate) = settings.mode {
-            try video.validate(frameRate: frameRate)
+        switch settings.mode {
+        case .constantFrameRate(let frameRate): try video.validate(frameRate: frameRate)
+        case .passthrough: if composition.clips.count == 1 { try PassthroughExport.checkUntrimmed(composition.clips[0]) }
         }
         if settings.strict {
             for source in Set(composition.clips.map(\.source)) {

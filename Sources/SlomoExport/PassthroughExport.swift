@@ -10,6 +10,17 @@ struct PassthroughExport {
     /// Containers whose time bases can hold the exact timestamps passthrough needs.
     static let containers: Set<String> = ["mov", "mp4", "m4v"]
 
+    /// Refuses a clip with video that is trimmed inside its file: copied packets cannot be cut
+    /// between keyframes, so passthrough retimes a whole file. Part of `ExportSession.check()`,
+    /// so a dry run refuses it too.
+    static func checkUntrimmed(_ clip: Clip) throws {
+        let file = try MediaFile(path: clip.source)
+        guard file.videoStream != nil, let whole = file.clipDuration, clip.range.start > .zero || clip.range.end < whole else { return }
+        throw ExportError(.invalidPlan, "\(clip.source): passthrough copies the whole video, and this clip is trimmed to "
+                          + "\(clip.range.start.doubleSeconds)–\(clip.range.end.doubleSeconds) s; "
+                          + "export it at a constant frame rate to trim it")
+    }
+
     func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
         guard session.composition.clips.count == 1, let clip = session.composition.clips.first else {
             throw ExportError(.invalidPlan, "passthrough exports one clip; this composition has \(session.composition.clips.count) (use constant frame rate to join clips)")
@@ -23,12 +34,6 @@ struct PassthroughExport {
         let file = videoReader.file
         guard let video = file.videoStream else {
             throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
-        }
-        // Copied packets cannot be cut between keyframes: passthrough retimes a whole file.
-        if let whole = file.clipDuration, clip.range.start > .zero || clip.range.end < whole {
-            throw ExportError(.invalidPlan, "\(clip.source): passthrough copies the whole video, and this clip is trimmed to "
-                              + "\(clip.range.start.doubleSeconds)–\(clip.range.end.doubleSeconds) s; "
-                              + "export it at a constant frame rate to trim it")
         }
         videoReader.select(streams: [video.index])
         let origin = file.clipOrigin

@@ -233,10 +233,8 @@ private final class FlowEngine {
     let interpolator: FlowInterpolator
     /// The source times of the pair loaded or being loaded.
     private(set) var pair: (a: MediaTime, b: MediaTime)?
-    /// The estimate running on its own thread, if any.
+    /// The estimate running on its own thread, if any; its join gives how it failed.
     private var estimate: PipelineWorker?
-    /// How the last started estimate failed; written by its thread before it ends.
-    private var failure: FlowInterpolationError?
 
     init(_ interpolator: FlowInterpolator) { self.interpolator = interpolator }
 
@@ -259,25 +257,26 @@ private final class FlowEngine {
     /// pictures and the interpolator until it is joined.
     func start(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) {
         pair = times
-        failure = nil
-        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) { [self] in
-            do throws(FlowInterpolationError) { try interpolator.setPair(a, b) } catch { failure = error }
+        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) { [interpolator] in
+            try interpolator.setPair(a, b)
         }
     }
 
-    /// Waits for a started estimate (nothing when none is running).
-    func wait() {
-        estimate?.join()
-        estimate = nil
-    }
+    /// Waits for a started estimate (nothing when none is running); its error is dropped.
+    func wait() { _ = join() }
 
     /// Waits for the started estimate and throws its error.
     func finish() throws(FlowInterpolationError) {
-        wait()
-        if let failure {
+        if let failure = join() {
             pair = nil
-            self.failure = nil
             throw failure
         }
+    }
+
+    /// Joins the started estimate and forgets it; its error, if it failed (`setPair` throws
+    /// only `FlowInterpolationError`).
+    private func join() -> FlowInterpolationError? {
+        defer { estimate = nil }
+        return estimate?.join() as? FlowInterpolationError
     }
 }
