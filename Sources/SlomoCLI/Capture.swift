@@ -125,11 +125,10 @@ struct Capture: ParsableCommand {
             throw ValidationError("--fps is export's output frame rate; a source's rate goes in its --input, "
                                   + "e.g. x11::0@60 or testsrc:1280x720@240.")
         }
-        if let audioCodec, AudioCodec(rawValue: audioCodec).map(MovieFileOutput.recordingAudioCodecs.contains) != true {
+        if let audioCodec, AudioCodec(rawValue: audioCodec) == nil {
             let names = MovieFileOutput.recordingAudioCodecs.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--audio-codec expects one of \(names), got '\(audioCodec)'.")
         }
-        if openTimeout <= 0 { throw ValidationError("--timeout expects a positive number of seconds.") }
         for item in metadata where !item.contains("=") || item.hasPrefix("=") {
             throw ValidationError("--meta expects key=value, got '\(item)'.")
         }

@@ -74,7 +74,8 @@ enum ExitStatus {
         case .input: "--input"
         case .overwrite: "--overwrite"
         case .audioAlgorithm: "--audio"
-        case .timeBase, .audioFormat: setting.name // no command sets them
+        case .openTimeout: "--timeout"
+        case .timeBase, .audioFormat, .stallTimeout: setting.name // no command sets them
         }
     }
 }

@@ -6,16 +6,17 @@ import SlomoMedia
 extension CaptureSession {
     /// Reads `source` until the session stops or the source ends, fails or stalls (reader
     /// thread). Samples are stamped on the session clock; a file is paced to its timestamps.
-    func read(_ source: CaptureSource) {
-        if !source.cycle.isEmpty { return replay(source) }
+    func read(_ source: CaptureSource, _ wiring: Wiring) {
+        if !source.cycle.isEmpty { return replay(source, wiring) }
+        let clock = wiring.clock
         let start = clock.now()
         var lastSample = start
         var firstSampleTime: Int64?
         var firstSourceTicks: Int64?
         let interval = source.frameRate.map { 1 / $0.doubleValue } ?? 0.02
-        let stall = max(stallTimeout, 20 * interval)
+        let stall = max(wiring.stallTimeout, 20 * interval)
         while isRunning {
-            source.interrupt.setDeadline(afterSeconds: firstSampleTime == nil ? max(openTimeout, stall) : stall)
+            source.interrupt.setDeadline(afterSeconds: firstSampleTime == nil ? max(wiring.openTimeout, stall) : stall)
             let packet: Packet?
             do {
                 packet = try source.demuxer.read()
@@ -61,11 +62,11 @@ extension CaptureSession {
                 }
                 for frame in frames {
                     let time = source.restamper.sessionTime(pts: frame.pts ?? frame.bestEffortPTS, arrival: arrival)
-                    deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source)
+                    deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source, wiring)
                 }
             } else {
                 let time = source.restamper.sessionTime(pts: packet.pts ?? packet.dts, arrival: arrival)
-                deliver(frame: nil, packet: packet, time: time, source: source)
+                deliver(frame: nil, packet: packet, time: time, source: source, wiring)
             }
         }
     }
@@ -73,7 +74,8 @@ extension CaptureSession {
     /// Releases the test pattern's pre-rendered cycle at its frame rate, by reference: no
     /// drawing, copying or allocating per frame. Like lavfi's `realtime`, a reader that was held
     /// up releases the frames it owes at once, stamped with their own spacing.
-    private func replay(_ source: CaptureSource) {
+    private func replay(_ source: CaptureSource, _ wiring: Wiring) {
+        let clock = wiring.clock
         let start = clock.now()
         var index: Int64 = 0
         while isRunning {
@@ -89,23 +91,23 @@ extension CaptureSession {
                 break
             }
             frame.pts = pts
-            deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source)
+            deliver(frame: frame, packet: nil, time: source.restamper.sessionTime(pts: pts, arrival: clock.now()), source: source, wiring)
             index += 1
         }
     }
 
     /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
     /// (out of memory) stops the session as failed.
-    private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource) {
+    private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource, _ wiring: Wiring) {
         shared.withLock { $0.received[source.index] += 1 }
-        if source.isAudio, let frame { for meter in meters { meter.process(frame) } }
+        if source.isAudio, let frame { for meter in wiring.meters { meter.process(frame) } }
         do throws(FFmpegError) {
             if !source.isAudio, let frame {
-                for output in frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
+                for output in wiring.frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
             }
-            for output in movieOutputs {
+            for output in wiring.movieOutputs {
                 let payload: CapturedSample.Payload
-                if source.isRaw, let frame { payload = .frame(movieOutputs.count > 1 ? try frame.clone() : frame) }
+                if source.isRaw, let frame { payload = .frame(wiring.movieOutputs.count > 1 ? try frame.clone() : frame) }
                 else if let packet { payload = .packet(try packet.clone()) }
                 else { continue }
                 output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)

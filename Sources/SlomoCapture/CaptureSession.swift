@@ -19,21 +19,29 @@ public final class CaptureSession: @unchecked Sendable {
     /// Where a session is in its life: inputs and outputs are added while `configuring`.
     public enum State: Sendable { case configuring, running, stopping, finished }
 
-    /// The session clock; time zero is when `startRunning()` was called (which sets it before
-    /// any reader starts).
-    public private(set) var clock = SessionClock()
-    public private(set) var inputs: [CaptureInput] = []
-    /// Seconds a URL or device may take to open, and to deliver its first sample.
-    public var openTimeout: Double = 10
-    /// Seconds without a sample after which a source counts as lost.
-    public var stallTimeout: Double = 3
+    /// What the caller gives the session while configuring it.
+    struct Configuration {
+        var inputs: [CaptureInput] = []
+        var movieOutputs: [MovieFileOutput] = []
+        var frameOutputs: [FrameOutput] = []
+        var meters: [AudioLevelMeter] = []
+        var openTimeout: Double = 10
+        var stallTimeout: Double = 3
+    }
 
     /// What the session's threads and its callers share; reachable only inside `shared`'s lock.
     struct Shared {
         var state = State.configuring
         var reason: CaptureStopReason?
-        /// The opened inputs, from `startRunning()` until the session has finished.
-        var sources: [CaptureSource] = []
+        var configuration = Configuration()
+        var clock = SessionClock()
+        /// What the running session connects, from `startRunning()` until it has finished.
+        var wiring: Wiring?
+        /// The input whose frames `frameRateMeter` counts.
+        var firstVideoInput: Int?
+        /// The reader threads (one per input) and the outputs' writer threads, until joined.
+        var readers: [PipelineWorker] = []
+        var writers: [PipelineWorker] = []
         var grantedRates: [Rational?] = []
         /// Samples received from each input.
         var received: [Int] = []
@@ -41,73 +49,90 @@ public final class CaptureSession: @unchecked Sendable {
     }
 
     let shared = Guarded(Shared())
-    // Set while configuring, then only read.
-    private(set) var movieOutputs: [MovieFileOutput] = []
-    private(set) var frameOutputs: [FrameOutput] = []
-    private(set) var meters: [AudioLevelMeter] = []
-    private var firstVideoInput: Int?
-    private let readers = DispatchGroup()
-    private let writers = DispatchGroup()
 
     public init() {}
 
     public var currentState: State { shared.read(\.state) }
     /// Why the session stopped, once it has.
     public var stopReason: CaptureStopReason? { shared.read(\.reason) }
+    /// The session clock; time zero is when `startRunning()` was called.
+    public var clock: SessionClock { shared.read(\.clock) }
+    /// The inputs added so far.
+    public var inputs: [CaptureInput] { shared.read(\.configuration.inputs) }
+
+    /// Seconds a URL or device may take to open, and to deliver its first sample (positive;
+    /// read when the session starts).
+    public var openTimeout: Double {
+        get { shared.read(\.configuration.openTimeout) }
+        set { shared.withLock { $0.configuration.openTimeout = newValue } }
+    }
+
+    /// Seconds without a sample after which a source counts as lost (positive; read when the
+    /// session starts).
+    public var stallTimeout: Double {
+        get { shared.read(\.configuration.stallTimeout) }
+        set { shared.withLock { $0.configuration.stallTimeout = newValue } }
+    }
 
     /// Adds an input (before `startRunning()`).
     public func add(_ input: CaptureInput) throws(CaptureError) {
-        try configuring()
-        inputs.append(input)
+        try configure { $0.inputs.append(input) }
     }
 
     /// Adds a movie file output (before `startRunning()`).
     @discardableResult
     public func add(_ output: MovieFileOutput) throws(CaptureError) -> MovieFileOutput {
-        try configuring()
-        guard movieOutputs.allSatisfy({ $0.settings.path != output.settings.path }) else {
-            throw CaptureError(.outputProblem, "\(output.settings.path): already recorded by this session")
+        try configure { (configuration: inout Configuration) throws(CaptureError) in
+            guard configuration.movieOutputs.allSatisfy({ $0.settings.path != output.settings.path }) else {
+                throw CaptureError(.outputProblem, "\(output.settings.path): already recorded by this session")
+            }
+            configuration.movieOutputs.append(output)
         }
-        movieOutputs.append(output)
         return output
     }
 
     /// Adds a frame output (before `startRunning()`).
     public func add(_ output: FrameOutput) throws(CaptureError) {
-        try configuring()
-        frameOutputs.append(output)
+        try configure { $0.frameOutputs.append(output) }
     }
 
     /// Adds audio level meters fed by every audio input (before `startRunning()`).
     public func add(_ meter: AudioLevelMeter) throws(CaptureError) {
-        try configuring()
-        meters.append(meter)
+        try configure { $0.meters.append(meter) }
     }
 
-    private func configuring() throws(CaptureError) {
-        guard shared.read({ $0.state == .configuring }) else {
-            throw CaptureError(.invalidInput, "the session has already started: add inputs and outputs before startRunning()")
+    /// Changes the configuration, which only a session that has not started allows.
+    private func configure(_ change: (inout Configuration) throws(CaptureError) -> Void) throws(CaptureError) {
+        let outcome: Result<Void, CaptureError> = shared.withLock { shared in
+            guard shared.state == .configuring else { return .failure(Self.alreadyStarted) }
+            do throws(CaptureError) { try change(&shared.configuration) } catch { return .failure(error) }
+            return .success(())
         }
+        try outcome.get()
     }
+
+    private static let alreadyStarted =
+        CaptureError(.invalidInput, "the session has already started: add inputs and outputs before startRunning()")
 
     /// Opens every input, creates the outputs' files and starts capturing. On failure nothing
     /// is left running and no file is left behind.
     public func startRunning() throws(CaptureError) {
-        try configuring()
-        guard !inputs.isEmpty else { throw CaptureError(.invalidInput, SettingIssue(.input, nil, "add at least one")) }
-        for output in movieOutputs { try output.checkSettings() }
-        for input in inputs where input.kind == .camera { try CaptureDevice.checkCamera(for: input) }
+        guard let configuration = shared.read({ $0.state == .configuring ? $0.configuration : nil }) else {
+            throw Self.alreadyStarted
+        }
+        try Self.check(configuration)
+        for input in configuration.inputs where input.kind == .camera { try CaptureDevice.checkCamera(for: input) }
         var opened: [CaptureSource] = []
-        for (index, input) in inputs.enumerated() {
-            let source = try CaptureSource(index: index, input: input, openTimeout: openTimeout)
-            let wantsFrames = !source.isAudio && !frameOutputs.isEmpty
-            let wantsSamples = source.isAudio && !meters.isEmpty
+        for (index, input) in configuration.inputs.enumerated() {
+            let source = try CaptureSource(index: index, input: input, openTimeout: configuration.openTimeout)
+            let wantsFrames = !source.isAudio && !configuration.frameOutputs.isEmpty
+            let wantsSamples = source.isAudio && !configuration.meters.isEmpty
             if input.kind == .testPattern { try source.prerender() }
             else if source.isRaw || wantsFrames || wantsSamples { try source.makeDecoder() }
             opened.append(source)
         }
         var prepared: [MovieFileOutput] = []
-        for output in movieOutputs {
+        for output in configuration.movieOutputs {
             do {
                 try output.prepare(sources: opened)
             } catch {
@@ -117,26 +142,35 @@ public final class CaptureSession: @unchecked Sendable {
             output.onStop = { [weak self] reason in self?.stop(reason) }
             prepared.append(output)
         }
-        firstVideoInput = opened.first(where: { !$0.isAudio })?.index
-        clock = SessionClock()
+        let wiring = Wiring(configuration: configuration, sources: opened, clock: SessionClock())
+        let scope = LiveObjects.currentScope
+        let outputLoops: [(name: String, body: () -> Void)] =
+            configuration.movieOutputs.map { output in ("slomo-writer", { output.runWriter() }) }
+            + configuration.frameOutputs.map { output in ("slomo-frames", { output.runDelivery() }) }
+        let writers = outputLoops.map { PipelineWorker($0.name, scope: scope) }
+        let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)", scope: scope) }
         shared.withLock {
-            $0.sources = opened
+            $0.wiring = wiring
+            $0.clock = wiring.clock
+            $0.firstVideoInput = opened.first(where: { !$0.isAudio })?.index
+            $0.readers = readers
+            $0.writers = writers
             $0.grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate }
             $0.received = Array(repeating: 0, count: opened.count)
             $0.state = .running
         }
-        for output in movieOutputs {
-            writers.enter()
-            Self.spawn("slomo-writer") { output.runWriter(); self.writers.leave() }
+        for (worker, loop) in zip(writers, outputLoops) { worker.start(loop.body) }
+        for (worker, source) in zip(readers, opened) { worker.start { self.read(source, wiring) } }
+    }
+
+    /// The session-wide limits and the outputs' settings, checked before anything is opened.
+    private static func check(_ configuration: Configuration) throws(CaptureError) {
+        guard !configuration.inputs.isEmpty else { throw CaptureError(.invalidInput, SettingIssue(.input, nil, "add at least one")) }
+        for (setting, seconds) in [(Setting.openTimeout, configuration.openTimeout), (.stallTimeout, configuration.stallTimeout)]
+        where !(seconds > 0 && seconds.isFinite) {
+            throw CaptureError(.invalidLimit, SettingIssue(setting, String(format: "%g", seconds), "must be a positive number of seconds"))
         }
-        for output in frameOutputs {
-            writers.enter()
-            Self.spawn("slomo-frames") { output.runDelivery(); self.writers.leave() }
-        }
-        for source in opened {
-            readers.enter()
-            Self.spawn("slomo-reader-\(source.index)") { self.read(source); self.readers.leave() }
-        }
+        for output in configuration.movieOutputs { try output.checkSettings() }
     }
 
     /// The frame rate each input really delivers, read back after opening (drivers round the
@@ -150,28 +184,37 @@ public final class CaptureSession: @unchecked Sendable {
     public func stopRunning() { stop(.stopped) }
 
     func stop(_ why: CaptureStopReason) {
-        let running: [CaptureSource]? = shared.withLock { shared in
+        let wiring: Wiring? = shared.withLock { shared in
             guard shared.state == .running else {
                 if shared.state == .configuring { shared.state = .finished }
                 return nil
             }
             shared.state = .stopping
             shared.reason = why
-            return shared.sources
+            return shared.wiring
         }
-        guard let running else { return }
-        for source in running { source.interrupt.raise() }
-        for output in movieOutputs { output.noteStop(why) }
-        Self.spawn("slomo-stop") {
-            self.readers.wait()
-            for output in self.movieOutputs { output.close() }
-            for output in self.frameOutputs { output.close() }
-            self.writers.wait()
+        guard let wiring else { return }
+        for source in wiring.sources { source.interrupt.raise() }
+        for output in wiring.movieOutputs { output.noteStop(why) }
+        _ = PipelineWorker("slomo-stop", scope: LiveObjects.currentScope) {
+            self.closeOutputs()
             self.shared.withLock {
-                $0.sources = []
+                $0.wiring = nil
+                $0.readers = []
+                $0.writers = []
                 $0.state = .finished
             }
         }
+    }
+
+    /// Waits for the readers, then closes the outputs and waits for their writers (the stopping
+    /// session's own thread). Nothing of the session is held when it returns.
+    private func closeOutputs() {
+        guard let (wiring, readers, writers) = shared.read({ s in s.wiring.map { ($0, s.readers, s.writers) } }) else { return }
+        for reader in readers { reader.join() }
+        for output in wiring.movieOutputs { output.close() }
+        for output in wiring.frameOutputs { output.close() }
+        for writer in writers { writer.join() }
     }
 
     /// Waits until the session has stopped and its files are finished; false on timeout.
@@ -186,12 +229,12 @@ public final class CaptureSession: @unchecked Sendable {
     /// recording (a limit, `stopRunning()`, a lost source), and returns its result.
     public func record(until output: MovieFileOutput) async throws(CaptureError) -> RecordingResult {
         if currentState == .configuring {
-            if !movieOutputs.contains(where: { $0 === output }) { try add(output) }
+            if !shared.read({ $0.configuration.movieOutputs.contains { $0 === output } }) { try add(output) }
             try startRunning()
         }
         let session = self
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Self.spawn("slomo-wait") {
+            _ = PipelineWorker("slomo-wait", scope: nil) {
                 session.waitUntilFinished()
                 continuation.resume()
             }
@@ -202,24 +245,18 @@ public final class CaptureSession: @unchecked Sendable {
 
     /// A snapshot of what the session is doing, for live status.
     public func statistics() -> CaptureStatistics {
-        let now = clock.now()
-        let (total, rate): (Int, Double?) = shared.withLock { shared in
-            (shared.received.reduce(0, +),
-             shared.frameRateMeter.rate(frames: firstVideoInput.map { shared.received[$0] } ?? 0, at: now))
+        let (now, total, rate, configuration) = shared.withLock { shared in
+            let now = shared.clock.now()
+            return (now, shared.received.reduce(0, +),
+                    shared.frameRateMeter.rate(frames: shared.firstVideoInput.map { shared.received[$0] } ?? 0, at: now),
+                    shared.configuration)
         }
-        let movie = movieOutputs.first
+        let movie = configuration.movieOutputs.first
         return CaptureStatistics(
             elapsed: Double(now) / 1e9, receivedFrames: total, measuredFrameRate: rate,
             recordedSeconds: movie?.recordedSeconds ?? 0,
             video: movie?.videoCounters ?? OutputCounters(), fileSize: movie?.fileSize ?? 0,
-            audioLevels: meters.first?.levels ?? [], isPaused: movie?.isRecordingPaused ?? false)
-    }
-
-    /// Starts `body` on a worker thread named `name` that ends on its own (the session waits
-    /// for its readers and writers with dispatch groups, not by joining), counting its packets
-    /// and frames in the `LiveObjects` scope of the code that starts it.
-    static func spawn(_ name: String, _ body: @escaping @Sendable () -> Void) {
-        _ = PipelineWorker(name, scope: LiveObjects.currentScope, body: body)
+            audioLevels: configuration.meters.first?.levels ?? [], isPaused: movie?.isRecordingPaused ?? false)
     }
 }
 

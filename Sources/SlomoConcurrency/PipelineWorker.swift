@@ -5,7 +5,7 @@ import Synchronization
 /// can be joined (or left to run, for a stage that ends on its own). The packets and frames it
 /// makes count in the `LiveObjects` scope it is given, normally the scope of the code that
 /// starts the work (`LiveObjects.currentScope` there). Whatever the body captures is used by
-/// the thread alone until `join()` returns.
+/// the thread alone, and released before `join()` returns.
 ///
 /// A worker either starts at once (`init(_:scope:body:)`), or is made first and started later
 /// (`init(_:scope:)`, then `start(_:)`) by an object that keeps it and whose own methods the
@@ -34,10 +34,13 @@ public final class PipelineWorker: @unchecked Sendable {
     /// programming error.
     public func start(_ body: @escaping () throws -> Void) {
         precondition(!started.exchange(true, ordering: .relaxed), "PipelineWorker \(name) started twice")
-        nonisolated(unsafe) let work = body
+        // Released on the thread before `done` is signalled: what the body captures is gone
+        // when `join()` returns, so a leak count taken then sees only real leaks.
+        nonisolated(unsafe) var work: (() throws -> Void)? = body
         let scope = scope
         let thread = Thread { [self] in
-            do { try LiveObjects.within(scope) { try work() } } catch { failure = error }
+            do { try LiveObjects.within(scope) { try work?() } } catch { failure = error }
+            work = nil
             done.signal()
         }
         thread.name = name

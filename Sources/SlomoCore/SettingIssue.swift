@@ -5,6 +5,8 @@ import Foundation
 public enum Setting: String, CaseIterable, Hashable, Sendable {
     case frameRate, size, profile, codec, crf, preset, bitRate, keyframeInterval, toneMapping
     case audioCodec, fragmentInterval, maximumDuration, maximumSize, minimumFreeSpace, scale, input
+    /// Seconds a capture source may take to open, and may go without a sample.
+    case openTimeout, stallTimeout
     /// Replacing an existing output file.
     case overwrite
     /// The time-pitch algorithm sound is rendered with.
@@ -25,6 +27,8 @@ public enum Setting: String, CaseIterable, Hashable, Sendable {
         case .maximumSize: "maximum size"
         case .minimumFreeSpace: "minimum free space"
         case .audioAlgorithm: "audio algorithm"
+        case .openTimeout: "open timeout"
+        case .stallTimeout: "stall timeout"
         case .timeBase: "time base"
         case .audioFormat: "audio format"
         default: rawValue

@@ -206,6 +206,9 @@ import Testing
         (["--input", "testsrc:1280x720@240", "--max-size", "10"], "--max-size 10: must be at least 256 KiB"),
         (["--input", "testsrc:1280x720@240", "--fragment", "0"], "--fragment 0: must be between 0.1 and 60 seconds"),
         (["--input", "testsrc:1280x720@240", "--scale", "9"], "--scale 9: must be between 0 and 4"),
+        (["--input", "testsrc:1280x720@240", "--timeout", "0"], "--timeout 0: must be a positive number of seconds"),
+        (["--input", "testsrc:1280x720@240", "--audio-codec", "opus"], "--audio-codec opus: recordings store sound as pcm or aac"),
+        (["--input", "testsrc:1280x720@240", "--audio-codec", "mp9"], "--audio-codec expects one of pcm, aac"),
         (["--input", "webcam:0"], "unknown kind"),
         (["--input", "url:udp://127.0.0.1:9", "--timeout", "1"], "timed out"),
     ])

@@ -69,6 +69,21 @@ import Testing
         }
     }
 
+    /// The session's own limits are the library's to check, before anything is opened (issue 17).
+    @Test(arguments: [(Setting.openTimeout, 0.0), (.stallTimeout, -1), (.openTimeout, .infinity)])
+    func sessionTimeoutsMustBePositive(setting: Setting, seconds: Double) throws {
+        let session = CaptureSession()
+        try session.add(.sine(frequency: 440))
+        if setting == .openTimeout { session.openTimeout = seconds } else { session.stallTimeout = seconds }
+        #expect(throws: CaptureError.self) { try session.startRunning() }
+        do { try session.startRunning() } catch {
+            #expect(error.kind == .invalidLimit)
+            #expect(error.issue?.setting == setting, "\(error)")
+            #expect(error.description.contains("positive number of seconds"), "\(error)")
+        }
+        #expect(session.currentState == .configuring, "a refused start leaves the session as it was")
+    }
+
     @Test func formatRequests() {
         #expect(CaptureFormat.Request(parsing: "1280x720@240") == CaptureFormat.Request(width: 1280, height: 720, frameRate: Rational(240)))
         #expect(CaptureFormat.Request(parsing: "640x480")?.frameRate == nil)
