@@ -1,12 +1,12 @@
 import SlomoMedia
 
 extension MovieFileOutput {
-    /// Ends the file once the queue is closed and empty (writer thread): counts what is still
-    /// queued as dropped, writes what the encoders hold back unless the recording failed,
+    /// Ends the file once the queue is closed (writer thread): counts `leftOver`, what was
+    /// still queued, as dropped, writes what the encoders hold back unless the recording failed,
     /// writes the trailer and the tags added last, and settles the result. A recording with
     /// nothing in it leaves no file.
-    func finish() {
-        for sample in queue.removeAll() {
+    func finish(leaving leftOver: [CapturedSample]) {
+        for sample in leftOver {
             let isAudio = tracks[sample.input]?.isAudio ?? false
             shared.withLock { shared in
                 shared.count(audio: isAudio) {

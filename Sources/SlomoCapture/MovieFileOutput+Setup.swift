@@ -41,10 +41,14 @@ extension MovieFileOutput {
             throw CaptureError(.outputProblem, "\(settings.path): cannot start the recording (\(error))")
         }
         self.muxer = muxer
-        shared.withLock { $0.bytesOnDisk = muxer.bytesWritten }
         // The count bound comes from the inputs; the bytes bound holds for all of them together,
         // so raw frames cannot spread into the room counted for another input's packets.
-        queue = PipelineQueue(capacity: queueCapacity, whenFull: .dropNewest, bytes: settings.queueBudgetBytes, cost: \.size)
+        let queue = PipelineQueue<CapturedSample>(capacity: queueCapacity, whenFull: .dropNewest,
+                                                  bytes: settings.queueBudgetBytes, cost: \.size)
+        shared.withLock {
+            $0.bytesOnDisk = muxer.bytesWritten
+            $0.queue = queue
+        }
         if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
            limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
             shared.withLock { $0.stopReason = .minimumFreeSpace }

@@ -1,3 +1,4 @@
+import SlomoConcurrency
 extension MovieFileOutput {
     /// What the capture threads, the writer thread and callers share; reachable only inside
     /// `MovieFileOutput.shared`'s lock.
@@ -23,6 +24,9 @@ extension MovieFileOutput {
         var tagsVersion = 0
         /// Estimated bytes of the tags in the header as written by `prepare`.
         var headerTagBytes = 0
+        /// Between the capture threads and the writer: made by `prepare`, once the inputs are
+        /// known; pushed to by the capture threads, emptied by the writer.
+        var queue: PipelineQueue<CapturedSample>?
 
         var isFinished: Bool { finalResult != nil }
 

@@ -4,6 +4,7 @@ import SlomoMedia
 extension MovieFileOutput {
     /// Writes queued samples until the queue is closed, then finishes the file (writer thread).
     func runWriter() {
+        guard let queue = shared.withLock(\.queue) else { preconditionFailure("runWriter() before prepare()") }
         while let sample = try? queue.pop() { // never failed, only finished: pop cannot throw
             let isAudio = tracks[sample.input]?.isAudio ?? false
             let stopped: Bool = shared.withLock { shared in
@@ -21,7 +22,7 @@ extension MovieFileOutput {
                 fail(.failed("\(error)"))
             }
         }
-        finish()
+        finish(leaving: queue.removeAll())
     }
 
     /// Records the first reason to stop and tells the session.

@@ -18,11 +18,8 @@ import Synchronization
 public final class MovieFileOutput: @unchecked Sendable {
     public let settings: Settings
     let limits: RecordingLimits
-    /// Counters, time line, limits reached, tags and result: shared by every thread.
+    /// Counters, time line, limits reached, tags, result and the queue: shared by every thread.
     let shared = Mutex(Shared())
-    /// Set by `prepare` before capture starts; then pushed to by the capture threads and
-    /// emptied by the writer.
-    var queue = PipelineQueue<CapturedSample>(capacity: 1, whenFull: .dropNewest)
     /// Called (once) when a limit or an error ends the recording from the writer's side.
     var onStop: (@Sendable (CaptureStopReason) -> Void)?
 
@@ -108,7 +105,8 @@ public final class MovieFileOutput: @unchecked Sendable {
             }
             shared.count(audio: isAudio) { $0.received += 1 }
             // The queue is never failed, only finished: a push refuses (full or finished), never throws.
-            guard (try? queue.push(CapturedSample(payload: sample.payload, input: sample.input, time: offset))) == true else {
+            guard let queue = shared.queue,
+                  (try? queue.push(CapturedSample(payload: sample.payload, input: sample.input, time: offset))) == true else {
                 shared.count(audio: isAudio) { $0.droppedBecauseQueueFull += 1 }
                 return true
             }
@@ -120,7 +118,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     }
 
     /// No more samples come: the writer drains the queue and finishes the file.
-    func close() { queue.finish() }
+    func close() { shared.withLock(\.queue)?.finish() }
 
     /// Marks the recording as stopped for `reason` from outside (the session).
     func noteStop(_ reason: CaptureStopReason) {
