@@ -1,7 +1,7 @@
 import SlomoCore
 import Foundation
 
-/// `TimePitchAlgorithm.lowQualityZeroLatency`: slomo's own fixed-grain splicer.
+/// `TimePitchAlgorithm.lowLatency`: slomo's own fixed-grain splicer.
 ///
 /// Output is made of grains of `grainFrames` (20 ms) copied from the input at the position the
 /// rate says; each grain starts with a `crossfadeFrames` (5 ms) raised-cosine crossfade from
@@ -15,7 +15,7 @@ import Foundation
 /// unchanged. Rate changes take effect at the next grain.
 public final class LowLatencyProcessor: EngineProcessor {
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
-        try super.init(.lowQualityZeroLatency, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
+        try super.init(.lowLatency, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
                        compensatesLatency: compensatesLatency) { _ in
             SplicerEngine(sampleRate: sampleRate, channelCount: channelCount)
         }

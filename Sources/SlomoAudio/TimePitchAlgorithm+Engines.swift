@@ -10,19 +10,9 @@ import SlomoCore
 // | `spectral` | `spectral` | slomo's phase-gradient engine (or Rubber Band R3) | 1/32 … 32 |
 // | `timeDomain` | `time-domain` | SoundTouch (WSOLA) | 1/32 … 32, best within 0.5 … 2 |
 // | `varispeed` | `varispeed` | libsamplerate sinc | 1/32 … 32, pitch follows speed |
-// | `lowQualityZeroLatency` (= `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
+// | `lowLatency` (AVFoundation's `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
 
 extension TimePitchAlgorithm {
-    /// AVFoundation's name for `lowLatency`: fixed-grain splicing, first output sample = first
-    /// input sample.
-    public static var lowQualityZeroLatency: TimePitchAlgorithm { .lowLatency }
-
-    /// The default algorithm (`spectral`).
-    public static var defaultAlgorithm: TimePitchAlgorithm { .spectral }
-
-    /// The name used on the command line (`--audio NAME`).
-    public var cliName: String { rawValue }
-
     /// Smallest rate this algorithm accepts.
     public var minimumRate: Double { self == .lowLatency ? 0.5 : 1.0 / 32 }
     /// Largest rate this algorithm accepts.
@@ -40,11 +30,11 @@ extension TimePitchAlgorithm {
     /// best between 0.5 and 2").
     public func isRecommended(_ rate: Double) -> Bool { recommendedRates.contains(rate) }
 
-    /// The rates `lowQualityZeroLatency` plays at; other rates snap to the nearest one.
+    /// The rates `lowLatency` plays at; other rates snap to the nearest one.
     public static let lowLatencyRates: [Double] = [0.5, 2.0 / 3, 0.8, 1, 1.25, 1.5, 2]
 
     /// Checks `rate` for this algorithm and returns the rate it will really play at (the
-    /// snapped rate for `lowQualityZeroLatency`, `rate` itself otherwise).
+    /// snapped rate for `lowLatency`, `rate` itself otherwise).
     ///
     /// Throws `AudioError` (`.invalidRate`) for zero, negative, NaN or infinite rates and
     /// (`.rateOutOfRange`) for rates outside `minimumRate … maximumRate`, naming algorithms
@@ -60,12 +50,12 @@ extension TimePitchAlgorithm {
         let tolerance = 1e-9  // so that 1/32 computed in floating point is accepted
         guard rate >= minimumRate * (1 - tolerance), rate <= maximumRate * (1 + tolerance) else {
             if self == .lowLatency {
-                throw AudioError(.rateOutOfRange, SettingIssue(.audioAlgorithm, cliName, "outside the low-latency algorithm's "
+                throw AudioError(.rateOutOfRange, SettingIssue(.audioAlgorithm, rawValue, "outside the low-latency algorithm's "
                                  + "range 0.5–2; use {audioAlgorithm} spectral, time-domain or varispeed for rates from 1/32 to 32",
                                  subject: "rate \(Self.format(rate))"))
             }
             throw AudioError(.rateOutOfRange,
-                             "rate \(Self.format(rate)) is outside the \(cliName) algorithm's range 1/32–32")
+                             "rate \(Self.format(rate)) is outside the \(rawValue) algorithm's range 1/32–32")
         }
         if self == .lowLatency { return Self.snapLowLatency(rate) }
         return min(max(rate, minimumRate), maximumRate)

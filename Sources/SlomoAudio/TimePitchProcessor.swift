@@ -23,7 +23,7 @@ public protocol TimePitchProcessor: AnyObject {
     var sampleRate: Int { get }
     /// Number of channels of input and output.
     var channelCount: Int { get }
-    /// The rate in effect (for `lowQualityZeroLatency`, the snapped rate).
+    /// The rate in effect (for `lowLatency`, the snapped rate).
     var rate: Double { get }
     /// Changes the rate for the input pushed from now on. Throws for rates the algorithm
     /// does not accept.

@@ -96,7 +96,8 @@ public final class Player: Sendable {
     public func step(frames count: Int) { control.withLock { $0.stepCount += count; $0.paused = true } }
     /// Changes the rate while playing (the nearest rate the algorithm allows, with a notice).
     public func setRate(_ rate: Rate) { control.withLock { $0.rate = rate; $0.settingsChanged = true } }
-    /// Changes the audio algorithm while playing.
+    /// Changes the time-pitch algorithm the sound is rendered with, while playing (a rate it
+    /// cannot play falls back to its nearest allowed rate, with a notice).
     public func setAudioAlgorithm(_ algorithm: TimePitchAlgorithm) {
         control.withLock { $0.algorithm = algorithm; $0.settingsChanged = true }
     }

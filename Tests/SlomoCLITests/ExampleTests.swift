@@ -83,6 +83,38 @@ import Testing
         let clicks = try SyncProbe.beepOnsets(output)
         print("FrameWriterExample: \(result.standardOutput.split(separator: "\n").last ?? ""); clicks at \(clicks) s")
         #expect(clicks.count == 3 && zip(clicks, [0.0, 1, 2]).allSatisfy { abs($0 - $1) < 0.002 }, "\(clicks)")
+        try Self.expectDrawing(output)
+    }
+
+    /// The pictures show what the example draws: the white ball where its bounce puts it
+    /// (centre (30 + bounce(7n, 580), 30 + bounce(4n, 300)), radius 30) and the yellow frame
+    /// number, whose width grows with its digits (28 px a digit from x = 20).
+    private static func expectDrawing(_ path: String) throws {
+        let (status, data, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-f", "rawvideo",
+                                                                 "-pix_fmt", "gray", "-"])
+        let size = 640 * 360
+        try #require(status == 0 && data.count == 180 * size)
+        let luma = [UInt8](data)
+        func bounce(_ position: Int, _ span: Int) -> Int { let p = position % (2 * span); return p < span ? p : 2 * span - p }
+        for n in [45, 100, 179] {
+            let frame = luma[n * size ..< (n + 1) * size]
+            var (sumX, sumY, count, digitsRight) = (0, 0, 0, 0)
+            for y in 0..<360 {
+                for x in 0..<640 {
+                    let value = frame[n * size + y * 640 + x]
+                    if value > 225 { (sumX, sumY, count) = (sumX + x, sumY + y, count + 1) }
+                    // Yellow (255, 210, 0) is luma ≈ 187 in limited range; the background is ≈ 30.
+                    if (150...215).contains(value), y < 64, x < 120 { digitsRight = max(digitsRight, x) }
+                }
+            }
+            let expected = (x: 30 + bounce(7 * n, 580), y: 30 + bounce(4 * n, 300))
+            let centre = (x: Double(sumX) / Double(max(count, 1)), y: Double(sumY) / Double(max(count, 1)))
+            let digitsEnd = 20 + String(n).count * 28 - 8
+            print("frame \(n): ball at (\(centre.x), \(centre.y)), \(count) px, expected \(expected); digits end at x \(digitsRight)")
+            #expect(abs(centre.x - Double(expected.x)) < 1.5 && abs(centre.y - Double(expected.y)) < 1.5)
+            #expect(abs(Double(count) - Double.pi * 900) < 200, "the ball's area")
+            #expect(abs(digitsRight - digitsEnd) <= 2, "frame \(n)'s number ends at x \(digitsRight), expected \(digitsEnd)")
+        }
     }
 
     /// PlayerExample plays a composition with a slowed second, headless, and doubles the rate
