@@ -1,4 +1,4 @@
-// DIS optical flow (OpenCV 4.6) on 8-bit luma, and its resampling to chroma planes.
+// DIS optical flow (OpenCV 4.6) on shrunk 8-bit luma, and its resampling to luma and chroma planes.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -7,48 +7,64 @@
 #include <cmath>
 
 namespace ci {
+namespace {
 
-cv::Ptr<cv::DISOpticalFlow> make_dis(ci_preset preset, int width, int height) {
+// DIS's coarsest pyramid level for a width x height input (its own formula, dis_flow.cpp in 4.6).
+int dis_coarsest(int width, int height, int patch_size) {
+    return std::min(int(std::log(std::max(width, height) / (4.0 * patch_size)) / std::log(2.0) + 0.5),
+                    int(std::log(std::min(width, height) / double(patch_size)) / std::log(2.0)));
+}
+
+} // namespace
+
+FlowEngine make_flow_engine(ci_preset preset, int width, int height) {
     int cv_preset = cv::DISOpticalFlow::PRESET_FAST;
     if (preset == CI_PRESET_DRAFT) cv_preset = cv::DISOpticalFlow::PRESET_ULTRAFAST;
     if (preset == CI_PRESET_QUALITY) cv_preset = cv::DISOpticalFlow::PRESET_MEDIUM;
-    cv::Ptr<cv::DISOpticalFlow> dis = cv::DISOpticalFlow::create(cv_preset);
-    // DIS picks its coarsest pyramid level from the frame size (this is its own formula,
-    // dis_flow.cpp in 4.6) and indexes its buffers up to the finest level: a finest level
-    // above the coarsest one reads past its pyramid. It happens below ~64 pixels; clamp.
-    const int ps = dis->getPatchSize();
-    const int coarsest =
-        std::min(int(std::log(std::max(width, height) / (4.0 * ps)) / std::log(2.0) + 0.5),
-                 int(std::log(std::min(width, height) / double(ps)) / std::log(2.0)));
-    if (dis->getFinestScale() > coarsest) dis->setFinestScale(std::max(coarsest, 0));
-    return dis;
+    FlowEngine fe;
+    fe.dis = cv::DISOpticalFlow::create(cv_preset);
+    // DIS indexes its buffers up to the finest level: a finest level above the coarsest one
+    // reads past its pyramid. It happens below ~64 pixels; clamp.
+    const int ps = fe.dis->getPatchSize();
+    const int coarsest = dis_coarsest(width, height, ps);
+    const int finest = std::max(std::min(fe.dis->getFinestScale(), coarsest), 0);
+    // Shrink only when DIS builds the same pyramid on the shrunk plane: it counts levels from
+    // the rounded-down size, which for a few sizes (725 to 727 pixels wide, ...) loses one.
+    const bool same_pyramid = dis_coarsest(width >> finest, height >> finest, ps) == coarsest - finest;
+    fe.shrink = same_pyramid ? finest : 0;
+    fe.dis->setFinestScale(finest - fe.shrink);
+    return fe;
 }
 
-void compute_flow(cv::DISOpticalFlow &dis, const cv::Mat &a8, const cv::Mat &b8, const cv::Mat *seed,
-                  cv::Mat &flow_xy, Flow &out) {
-    // DIS treats any CV_32FC2 output of the right size as an initial flow, so a reused
-    // buffer would silently seed the search: start from an empty matrix unless seeding.
-    if (seed && !seed->empty()) {
-        if (seed->data != flow_xy.data) seed->copyTo(flow_xy);
-    } else {
-        flow_xy.release();
+void shrink_luma(const FlowEngine &fe, const cv::Mat &y8, cv::Mat &small) {
+    if (fe.shrink == 0) {
+        small = y8;
+        return;
     }
-    dis.calc(a8, b8, flow_xy);
-    cv::Mat xy[2] = {out.x, out.y};
-    cv::split(flow_xy, xy);
-    out.x = xy[0];
-    out.y = xy[1];
+    // DIS's own first step (sizes rounded down, INTER_AREA), so its pyramid is unchanged.
+    const int f = 1 << fe.shrink;
+    cv::resize(y8, small, cv::Size(y8.cols / f, y8.rows / f), 0, 0, cv::INTER_AREA);
 }
 
-void flow_to_chroma(const Layout &lay, const Flow &luma, Flow &chroma) {
-    const cv::Size size(lay.cwidth, lay.cheight);
-    // INTER_AREA averages the 2x1 / 2x2 luma vectors that cover a chroma sample.
-    cv::resize(luma.x, chroma.x, size, 0, 0, cv::INTER_AREA);
-    cv::resize(luma.y, chroma.y, size, 0, 0, cv::INTER_AREA);
-    // Displacements in chroma samples: one chroma sample spans two luma columns (and two
-    // rows in 4:2:0).
-    chroma.x *= 0.5;
-    if (lay.chroma_half_height) chroma.y *= 0.5;
+void compute_flow(const FlowEngine &fe, const cv::Mat &a, const cv::Mat &b, bool seed, cv::Mat &flow) {
+    // DIS treats any CV_32FC2 output of the input's size as an initial flow: keep the buffer
+    // (the seed, refined in place) only when seeding. Unseeded, a fresh buffer is allocated;
+    // at the shrunk size it is small (460 KB at 720p), unlike the full-size flow it replaces.
+    if (!seed || flow.size() != a.size() || flow.type() != CV_32FC2) flow.release();
+    fe.dis->calc(a, b, flow);
+}
+
+void upsample_flow(const cv::Mat &flow, cv::Size size, double sx, double sy, Flow &parts, Flow &out) {
+    cv::Mat xy[2] = {parts.x, parts.y};
+    cv::split(flow, xy);
+    parts.x = xy[0];
+    parts.y = xy[1];
+    // Scaling before resizing (on the small planes) is the same as after: bilinear weights
+    // are linear, and the luma factors are powers of two, so even the rounding is the same.
+    parts.x *= sx;
+    parts.y *= sy;
+    cv::resize(parts.x, out.x, size, 0, 0, cv::INTER_LINEAR);
+    cv::resize(parts.y, out.y, size, 0, 0, cv::INTER_LINEAR);
 }
 
 } // namespace ci

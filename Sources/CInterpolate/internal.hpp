@@ -50,20 +50,35 @@ bool same_pixels(const Layout &lay, const ci_planes &p, const Frame &f);
 void luma_to_8bit(const Layout &lay, const cv::Mat &y, cv::Mat &y8);
 
 // --- flow.cpp: DIS optical flow ------------------------------------------------------------
-// Creates a single-threaded-use DIS instance for the preset, its finest scale clamped so the
-// pyramid is valid for small frames.
-cv::Ptr<cv::DISOpticalFlow> make_dis(ci_preset preset, int width, int height);
-// Flow from a8 to b8 (CV_8UC1, continuous). `seed`, when non-empty, starts the search.
-void compute_flow(cv::DISOpticalFlow &dis, const cv::Mat &a8, const cv::Mat &b8, const cv::Mat *seed,
-                  cv::Mat &flow_xy /* CV_32FC2 out */, Flow &out);
-// Luma flow resampled to the chroma plane size, in chroma pixels.
-void flow_to_chroma(const Layout &lay, const Flow &luma, Flow &chroma);
+// DIS never works above its finest pyramid level: it area-shrinks its input to that level,
+// estimates there and on coarser levels, and bilinearly enlarges the result. The engine does
+// the shrinking itself and runs DIS with finest level 0 on the shrunk plane, which gives the
+// same flow bit for bit, while each frame is shrunk once for both of its pairs and the
+// full-size flow is written once, straight into the planes that use it (no CV_32FC2
+// full-size buffer from DIS to split).
+struct FlowEngine {
+    cv::Ptr<cv::DISOpticalFlow> dis; // finest scale 0 once it sees shrunk planes
+    int shrink = 0;                  // luma is shrunk 2^shrink times (DIS's finest level for the preset)
+};
+// The engine for the preset, its finest level clamped so the pyramid is valid for small frames.
+FlowEngine make_flow_engine(ci_preset preset, int width, int height);
+// The 8-bit luma plane as DIS sees it (shares y8's pixels when nothing is shrunk).
+void shrink_luma(const FlowEngine &fe, const cv::Mat &y8, cv::Mat &small);
+// Flow from a to b (shrunk planes) into `flow` (CV_32FC2, shrunk-plane pixels). With `seed`,
+// `flow` holds the previous pair's flow of the same direction and the search starts from it.
+void compute_flow(const FlowEngine &fe, const cv::Mat &a, const cv::Mat &b, bool seed, cv::Mat &flow);
+// A shrunk flow resampled (bilinear) to a plane of `size`, its x and y displacements
+// multiplied by sx and sy (that plane's pixels per shrunk-plane pixel). `parts` is scratch.
+void upsample_flow(const cv::Mat &flow, cv::Size size, double sx, double sy, Flow &parts, Flow &out);
 
 // --- halfpel.cpp: sharp sampling -----------------------------------------------------------
 // The plane upsampled 2x (`up` sample (2x, 2y) is plane sample (x, y)); the samples in between
 // by H.264's 6-tap half-sample filter. Warping into it with coordinates times 2 samples the
-// plane sharply.
-void upsample_halfpel(const cv::Mat &plane, cv::Mat &up);
+// plane sharply. `s` keeps the half-sample planes' buffers between calls.
+struct HalfpelScratch {
+    cv::Mat h, v, hv;
+};
+void upsample_halfpel(const cv::Mat &plane, HalfpelScratch &s, cv::Mat &up);
 
 // --- analysis.cpp: consistency, residuals and the cut / failure decision ------------------
 struct PairAnalysis {

@@ -13,25 +13,30 @@
 struct ci_interpolator {
     ci::Layout layout;
     ci_preset preset = CI_PRESET_FAST;
-    cv::Ptr<cv::DISOpticalFlow> dis;
+    ci::FlowEngine flow;
 
     bool cut_detection = true;
     bool occlusion_blend = false;
     bool seed_flow = false;
 
-    // The pair: frames, 8-bit luma for DIS, half-pel luma for sharp warps, flows (luma and
-    // chroma), visibility maps.
+    // The pair: frames, 8-bit luma and its shrunk copy for DIS, half-pel luma for sharp
+    // warps, flows (luma and chroma), visibility maps.
     ci::Frame frame[2];
-    cv::Mat luma8[2];
+    cv::Mat luma8[2], small[2];
     cv::Mat halfpel[2];
-    cv::Mat flow01_xy, flow10_xy; // CV_32FC2 as DIS returns them (kept for seeding)
-    ci::Flow f01, f10, f01c, f10c;
+    bool halfpel_ready[2] = {false, false}; // a stale plane keeps its buffer for the next frame
+    ci::HalfpelScratch halfpel_scratch;
+    cv::Mat flow01_xy, flow10_xy; // CV_32FC2 at DIS's size, as DIS returns them (kept for seeding)
+    ci::Flow f01, f10, f01c, f10c, parts;
     cv::Mat vis0, vis1;
     bool have_pair = false;
     bool vis_ready = false;
     ci_pair_stats stats{};
 
-    ci::RenderScratch scratch;
+    // Luma and chroma keep their own scratch: one shared set would be reallocated twice a
+    // render as the plane size alternates (fresh pages from the kernel each time, unless the
+    // allocator happens to recycle them).
+    ci::RenderScratch scratch, scratch_c;
     ci::Frame rendered;
     cv::Mat weight1, weight1c;
 
@@ -104,7 +109,7 @@ ci_interpolator *ci_create(int width, int height, ci_pixel_format fmt, ci_preset
         ci_interpolator *ci = new ci_interpolator();
         ci->layout = lay;
         ci->preset = preset;
-        ci->dis = ci::make_dis(preset, width, height);
+        ci->flow = ci::make_flow_engine(preset, width, height);
         write_err(err, errlen, "");
         return ci;
     } catch (const std::exception &e) {
@@ -144,35 +149,47 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b) {
         if (continues) {
             std::swap(ci->frame[0], ci->frame[1]);
             std::swap(ci->luma8[0], ci->luma8[1]);
+            std::swap(ci->small[0], ci->small[1]);
             std::swap(ci->halfpel[0], ci->halfpel[1]);
+            std::swap(ci->halfpel_ready[0], ci->halfpel_ready[1]);
         } else {
             ci::copy_in(lay, *a, ci->frame[0]);
             ci::luma_to_8bit(lay, ci->frame[0].plane[0], ci->luma8[0]);
-            ci->halfpel[0].release();
+            ci::shrink_luma(ci->flow, ci->luma8[0], ci->small[0]);
+            ci->halfpel_ready[0] = false;
         }
         ci::copy_in(lay, *b, ci->frame[1]);
         ci::luma_to_8bit(lay, ci->frame[1].plane[0], ci->luma8[1]);
-        ci->halfpel[1].release();
+        ci::shrink_luma(ci->flow, ci->luma8[1], ci->small[1]);
+        ci->halfpel_ready[1] = false;
 
-        // Seeds are the previous pair's flows (constant-motion assumption); without seeding
-        // compute_flow starts from an empty buffer.
+        // Seeds are the previous pair's flows, still in flow01_xy / flow10_xy (constant-motion
+        // assumption); without seeding compute_flow starts from an empty buffer.
         const bool seed = continues && ci->seed_flow;
-        cv::Mat seed01, seed10;
-        if (seed) {
-            seed01 = ci->flow01_xy.clone();
-            seed10 = ci->flow10_xy.clone();
-        }
-        ci::compute_flow(*ci->dis, ci->luma8[0], ci->luma8[1], seed ? &seed01 : nullptr, ci->flow01_xy, ci->f01);
-        ci::compute_flow(*ci->dis, ci->luma8[1], ci->luma8[0], seed ? &seed10 : nullptr, ci->flow10_xy, ci->f10);
+        ci::compute_flow(ci->flow, ci->small[0], ci->small[1], seed, ci->flow01_xy);
+        ci::compute_flow(ci->flow, ci->small[1], ci->small[0], seed, ci->flow10_xy);
+        const double up = double(1 << ci->flow.shrink); // luma pixels per shrunk pixel
+        const cv::Size luma_size(lay.width, lay.height);
+        ci::upsample_flow(ci->flow01_xy, luma_size, up, up, ci->parts, ci->f01);
+        ci::upsample_flow(ci->flow10_xy, luma_size, up, up, ci->parts, ci->f10);
 
         ci::analyse_pair(ci->luma8[0], ci->luma8[1], ci->f01, ci->f10, ci->stats);
         ci->stats.seeded = seed ? 1 : 0;
         if (!ci->cut_detection) ci->stats.klass = CI_PAIR_OK;
         if (ci->stats.klass == CI_PAIR_OK) {
-            ci::flow_to_chroma(lay, ci->f01, ci->f01c);
-            ci::flow_to_chroma(lay, ci->f10, ci->f10c);
+            // Chroma flows straight from DIS's: one chroma sample spans two luma columns (and two
+            // rows in 4:2:0). With DIS's flow shrunk and even sizes this is the area average of
+            // the full-size flow as before (up to float rounding): the luma samples under one
+            // chroma sample lie on one linear piece of the bilinear enlargement.
+            const cv::Size chroma_size(lay.cwidth, lay.cheight);
+            const double sy = lay.chroma_half_height ? up / 2 : up;
+            ci::upsample_flow(ci->flow01_xy, chroma_size, up / 2, sy, ci->parts, ci->f01c);
+            ci::upsample_flow(ci->flow10_xy, chroma_size, up / 2, sy, ci->parts, ci->f10c);
             for (int i = 0; i < 2; i++) // kept across pairs: the sliding window needs one new plane
-                if (ci->halfpel[i].empty()) ci::upsample_halfpel(ci->frame[i].plane[0], ci->halfpel[i]);
+                if (!ci->halfpel_ready[i]) {
+                    ci::upsample_halfpel(ci->frame[i].plane[0], ci->halfpel_scratch, ci->halfpel[i]);
+                    ci->halfpel_ready[i] = true;
+                }
         }
         ci->have_pair = true;
         return CI_OK;
@@ -213,9 +230,9 @@ int ci_render(ci_interpolator *ci, double t, ci_planes *out) {
             cv::resize(ci->weight1, ci->weight1c, cv::Size(lay.cwidth, lay.cheight), 0, 0, cv::INTER_AREA);
             weight_c = &ci->weight1c;
         }
-        ci::make_maps(ci->f01c, ci->f10c, t, ci->scratch);
+        ci::make_maps(ci->f01c, ci->f10c, t, ci->scratch_c);
         for (int p = 1; p < 3; p++)
-            ci::warp_blend(ci->frame[0].plane[p], ci->frame[1].plane[p], t, weight_c, ci->scratch,
+            ci::warp_blend(ci->frame[0].plane[p], ci->frame[1].plane[p], t, weight_c, ci->scratch_c,
                            ci->rendered.plane[p]);
         ci::copy_out(lay, ci->rendered, *out);
         return CI_OK;
