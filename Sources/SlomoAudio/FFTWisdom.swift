@@ -7,9 +7,10 @@ import Foundation
 /// unreadable or incompatible file only means measuring again; a new one is written whole
 /// (temporary file, then rename) so that concurrent runs never read half a file.
 ///
-/// Not thread-safe: `RealFFT` calls it with FFTW's planner lock held.
-enum FFTWisdom {
-    nonisolated(unsafe) private static var loaded = false
+/// The value is the state of FFTW's planner, which is not thread-safe: `RealFFT` keeps it in
+/// the one lock its plans are made under.
+struct FFTWisdom {
+    private var loaded = false
 
     private static var path: String {
         let env = ProcessInfo.processInfo.environment
@@ -19,10 +20,10 @@ enum FFTWisdom {
     }
 
     /// Reads the stored wisdom, once per process.
-    static func loadOnce() {
+    mutating func loadOnce() {
         guard !loaded else { return }
         loaded = true
-        _ = fftwf_import_wisdom_from_filename(path)
+        _ = fftwf_import_wisdom_from_filename(Self.path)
     }
 
     /// Stores what the planner knows now (after it had to measure something new).

@@ -1,5 +1,6 @@
 import CFFTW
 import Foundation
+import Synchronization
 
 /// A real FFT of one size (FFTW, single precision) with its own aligned buffers: `forward()`
 /// turns `time` (n samples) into `spectrum` (n/2 + 1 complex bins, interleaved re/im);
@@ -16,7 +17,7 @@ final class RealFFT {
 
     /// Serialises FFTW's planner (plans made once per size are remembered by FFTW, so later
     /// ones of the same size are cheap, and `FFTWisdom` keeps them between runs).
-    private static let planner = NSLock()
+    private static let planner = Mutex(FFTWisdom())
 
     init(size: Int) {
         precondition(size >= 2 && size % 2 == 0, "real FFT size must be even")
@@ -27,25 +28,36 @@ final class RealFFT {
         spectrum = UnsafeMutableRawPointer(complex).assumingMemoryBound(to: Float.self)
         // FFTW_MEASURE overwrites the buffers while planning; they are filled before each use.
         let flags = UInt32(FFTW_MEASURE) | UInt32(FFTW_DESTROY_INPUT)
-        Self.planner.lock()
-        FFTWisdom.loadOnce()
-        let started = DispatchTime.now().uptimeNanoseconds
-        forwardPlan = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!
-        inversePlan = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!
-        // Planning from wisdom takes microseconds; anything slower measured something new.
-        if DispatchTime.now().uptimeNanoseconds - started > 20_000_000 { FFTWisdom.save() }
-        Self.planner.unlock()
+        nonisolated(unsafe) let buffers = (real: real, complex: complex)
+        let plans = Self.planner.withLock { wisdom in
+            wisdom.loadOnce()
+            let started = DispatchTime.now().uptimeNanoseconds
+            let forward = fftwf_plan_dft_r2c_1d(Int32(size), buffers.real, buffers.complex, flags)!
+            let inverse = fftwf_plan_dft_c2r_1d(Int32(size), buffers.complex, buffers.real, flags)!
+            // Planning from wisdom takes microseconds; anything slower measured something new.
+            if DispatchTime.now().uptimeNanoseconds - started > 20_000_000 { FFTWisdom.save() }
+            return Plans(forward: forward, inverse: inverse)
+        }
+        forwardPlan = plans.forward
+        inversePlan = plans.inverse
         time.initialize(repeating: 0, count: size)
         spectrum.initialize(repeating: 0, count: size + 2)
     }
 
     deinit {
-        Self.planner.lock()
-        fftwf_destroy_plan(forwardPlan)
-        fftwf_destroy_plan(inversePlan)
-        Self.planner.unlock()
+        let plans = Plans(forward: forwardPlan, inverse: inversePlan)
+        Self.planner.withLock { _ in
+            fftwf_destroy_plan(plans.forward)
+            fftwf_destroy_plan(plans.inverse)
+        }
         fftwf_free(time)
         fftwf_free(spectrum)
+    }
+
+    /// A transform's two plans, handed out of the planner's lock.
+    private struct Plans: @unchecked Sendable {
+        let forward: fftwf_plan
+        let inverse: fftwf_plan
     }
 
     /// `time` → `spectrum` (bin k at `spectrum[2k]`, `spectrum[2k + 1]`).

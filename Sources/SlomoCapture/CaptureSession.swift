@@ -168,7 +168,8 @@ public final class CaptureSession: @unchecked Sendable {
         guard !configuration.inputs.isEmpty else { throw CaptureError(.invalidInput, SettingIssue(.input, nil, "add at least one")) }
         for (setting, seconds) in [(Setting.openTimeout, configuration.openTimeout), (.stallTimeout, configuration.stallTimeout)]
         where !(seconds > 0 && seconds.isFinite) {
-            throw CaptureError(.invalidLimit, SettingIssue(setting, String(format: "%g", seconds), "must be a positive number of seconds"))
+            throw CaptureError(.invalidLimit, SettingIssue(setting, String(format: "%g", seconds), "must be a positive number of seconds",
+                                                           allowed: SettingIssue.positive))
         }
         for output in configuration.movieOutputs { try output.checkSettings() }
     }

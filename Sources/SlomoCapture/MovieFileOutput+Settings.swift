@@ -56,23 +56,26 @@ extension MovieFileOutput {
     func checkSettings() throws(CaptureError) {
         let interval = settings.fragmentInterval.doubleSeconds
         guard interval >= 0.1 && interval <= 60 else {
-            throw CaptureError(.invalidLimit, SettingIssue(.fragmentInterval, settings.fragmentInterval.description, "must be between 0.1 and 60 seconds"))
+            throw CaptureError(.invalidLimit, SettingIssue(.fragmentInterval, settings.fragmentInterval.description, "must be between 0.1 and 60 seconds",
+                                                           allowed: 0.1...60))
         }
         if let limit = settings.maxDuration, limit.doubleSeconds <= 0 {
-            throw CaptureError(.invalidLimit, SettingIssue(.maximumDuration, limit.description, "must be positive"))
+            throw CaptureError(.invalidLimit, SettingIssue(.maximumDuration, limit.description, "must be positive", allowed: SettingIssue.positive))
         }
         if let limit = settings.maxSize, limit < 256 * 1024 {
-            throw CaptureError(.invalidLimit, SettingIssue(.maximumSize, "\(limit)", "must be at least 256 KiB"))
+            throw CaptureError(.invalidLimit, SettingIssue(.maximumSize, "\(limit)", "must be at least 256 KiB",
+                                                           allowed: Double(256 * 1024)...Double.infinity))
         }
         if let limit = settings.minFreeSpace, limit < 0 {
-            throw CaptureError(.invalidLimit, SettingIssue(.minimumFreeSpace, "\(limit)", "cannot be negative"))
+            throw CaptureError(.invalidLimit, SettingIssue(.minimumFreeSpace, "\(limit)", "cannot be negative", allowed: 0...Double.infinity))
         }
         if let size = settings.size,
            !(16...7680).contains(size.width) || !(16...4320).contains(size.height) || size.width % 2 != 0 || size.height % 2 != 0 {
             throw CaptureError(.invalidLimit, SettingIssue(.size, "\(size)", "must be even and between 16x16 and 7680x4320"))
         }
         if let scale = settings.scale, !(scale > 0 && scale <= 4) {
-            throw CaptureError(.invalidLimit, SettingIssue(.scale, String(format: "%g", scale), "must be between 0 and 4"))
+            throw CaptureError(.invalidLimit, SettingIssue(.scale, String(format: "%g", scale), "must be between 0 and 4",
+                                                           allowed: Double.leastNonzeroMagnitude...4))
         }
         if let codec = settings.audioCodec, !Self.recordingAudioCodecs.contains(codec) {
             throw Self.unsupportedAudioCodec(codec)

@@ -48,12 +48,21 @@ public struct SettingIssue: Hashable, Sendable, CustomStringConvertible {
     public var problem: String
     /// What the sentence is about when it is not the setting itself (a file path).
     public var subject: String?
+    /// The values a numeric setting accepts, in the unit the sentence uses, when the issue is
+    /// that the value is outside them (`positive` for "must be positive").
+    public var allowed: ClosedRange<Double>?
 
-    /// An issue of `setting` with `value`; `problem` may name other settings as `{codec}`.
-    public init(_ setting: Setting, _ value: String? = nil, _ problem: String, subject: String? = nil) {
+    /// Every number above zero.
+    public static let positive: ClosedRange<Double> = Double.leastNonzeroMagnitude...Double.infinity
+
+    /// An issue of `setting` with `value`; `problem` may name other settings as `{codec}`, and
+    /// `allowed` is what the value should have been, when a range says it.
+    public init(_ setting: Setting, _ value: String? = nil, _ problem: String, allowed: ClosedRange<Double>? = nil,
+                subject: String? = nil) {
         self.setting = setting
         self.value = value
         self.problem = problem
+        self.allowed = allowed
         self.subject = subject
     }
 

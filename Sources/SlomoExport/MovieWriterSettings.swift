@@ -58,14 +58,14 @@ public struct MovieWriterSettings: Sendable, Hashable {
         }
         try video.validate(frameRate: frameRate)
         if let timeBase, timeBase <= Rational(0) {
-            throw ExportError(.invalidPlan, SettingIssue(.timeBase, "\(timeBase)", "must be positive, e.g. 1/90000"))
+            throw ExportError(.invalidPlan, SettingIssue(.timeBase, "\(timeBase)", "must be positive, e.g. 1/90000", allowed: SettingIssue.positive))
         }
         if let audio {
             guard (1...8).contains(audio.channelCount) else {
-                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.channelCount) channels", "expected 1 to 8 channels"))
+                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.channelCount) channels", "expected 1 to 8 channels", allowed: 1...8))
             }
             guard (8000...192_000).contains(audio.sampleRate) else {
-                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.sampleRate) Hz", "expected 8000 to 192000 Hz"))
+                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.sampleRate) Hz", "expected 8000 to 192000 Hz", allowed: 8000...192_000))
             }
         }
     }

@@ -63,16 +63,20 @@ public struct VideoExportSettings: Sendable, Hashable {
 
     /// The highest output frame rate accepted.
     public static let maximumFrameRate = Rational(1000)
+    /// The frame rates an export accepts, as `SettingIssue.allowed` says them.
+    static let frameRates = Double.leastNonzeroMagnitude...maximumFrameRate.doubleValue
 
     /// Checks everything that can be checked without the source: the frame rate, the size,
     /// the profile and quality options for the codec, and that the FFmpeg build has the
     /// encoder. Throws `ExportError` with the setting at fault (`issue`) and the fix.
     public func validate(frameRate: Rational, encoderAvailable: (String) -> Bool = Encoder.isAvailable) throws {
         guard frameRate > Rational(0) else {
-            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "the frame rate must be positive, e.g. 30 or 30000/1001"))
+            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "the frame rate must be positive, e.g. 30 or 30000/1001",
+                                                         allowed: Self.frameRates))
         }
         guard frameRate <= Self.maximumFrameRate else {
-            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "\(frameRate.doubleValue) fps is absurd; at most 1000 fps"))
+            throw ExportError(.invalidPlan, SettingIssue(.frameRate, "\(frameRate)", "\(frameRate.doubleValue) fps is absurd; at most 1000 fps",
+                                                         allowed: Self.frameRates))
         }
         if let size {
             guard size.width > 0, size.height > 0, size.width % 2 == 0, size.height % 2 == 0 else {
@@ -90,7 +94,7 @@ public struct VideoExportSettings: Sendable, Hashable {
             guard codec.hasQualityFactor else {
                 throw ExportError(.invalidPlan, SettingIssue(.crf, nil, "applies to h264 and hevc, not \(codec.rawValue)"))
             }
-            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, SettingIssue(.crf, String(format: "%g", crf), "expected 0 to 51")) }
+            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, SettingIssue(.crf, String(format: "%g", crf), "expected 0 to 51", allowed: 0...51)) }
         }
         if let preset {
             guard codec.hasQualityFactor else {
@@ -100,8 +104,9 @@ public struct VideoExportSettings: Sendable, Hashable {
                 throw ExportError(.invalidPlan, SettingIssue(.preset, preset, "expected one of " + Self.presets.joined(separator: ", ")))
             }
         }
-        if let bitRate, bitRate <= 0 { throw ExportError(.invalidPlan, SettingIssue(.bitRate, "\(bitRate)", "must be positive")) }
-        if let gop, gop <= 0 { throw ExportError(.invalidPlan, SettingIssue(.keyframeInterval, "\(gop)", "must be a positive number of frames")) }
+        if let bitRate, bitRate <= 0 { throw ExportError(.invalidPlan, SettingIssue(.bitRate, "\(bitRate)", "must be positive", allowed: SettingIssue.positive)) }
+        if let gop, gop <= 0 { throw ExportError(.invalidPlan, SettingIssue(.keyframeInterval, "\(gop)", "must be a positive number of frames",
+                                                                                allowed: 1...Double.infinity)) }
         guard encoderAvailable(codec.encoderName) else {
             throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "this FFmpeg build has no \(codec.encoderName) "
                               + "encoder; install one with it or choose another codec (h264, hevc, prores, ffv1)"))

@@ -2,7 +2,6 @@ import Foundation
 import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
-import Synchronization
 
 /// A decoded picture and when it plays.
 struct Picture: @unchecked Sendable {
@@ -33,7 +32,8 @@ final class VideoFeed: Sendable {
     /// Pictures decoded ahead at least: enough to ride out a slow keyframe, few enough to stay small.
     static let minimumCapacity = 6
 
-    private let state = Mutex(State())
+    /// Waited on by the decoder when the pictures fill their room, and by `takeNext`.
+    private let state = Guarded(State())
     private let worker = PipelineWorker("slomo video feed", scope: LiveObjects.currentScope)
     /// Where damage the decoder meets is said.
     private let damage: DamageNotices
@@ -82,15 +82,10 @@ final class VideoFeed: Sendable {
 
     /// The next picture, waiting up to `timeout` seconds for it to be decoded.
     func takeNext(timeout: Double = 2) -> Picture? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            let (picture, ended) = state.withLock { state -> (Picture?, Bool) in
-                state.pictures.isEmpty ? (nil, state.ended) : (state.pictures.removeFirst(), false)
-            }
-            if picture != nil || ended { return picture }
-            usleep(1000)
+        guard state.wait(until: { !$0.pictures.isEmpty || $0.ended }, deadline: Date().addingTimeInterval(timeout)) else {
+            return nil
         }
-        return nil
+        return state.withLock { $0.pictures.isEmpty ? nil : $0.pictures.removeFirst() }
     }
 
     /// Stops decoding and waits for the thread.
@@ -101,16 +96,11 @@ final class VideoFeed: Sendable {
 
     private struct Stopped: Error {}
 
+    /// Queues `picture` once there is room for it; throws `Stopped` when playback stops first.
     private func push(_ picture: Picture) throws {
-        while true {
-            let pushed = try state.withLock { state -> Bool in
-                if state.stopped { throw Stopped() }
-                guard state.pictures.count < state.capacity else { return false }
-                state.pictures.append(picture)
-                return true
-            }
-            if pushed { return }
-            usleep(1000)
+        try state.wait(until: { $0.stopped || $0.pictures.count < $0.capacity }) { state in
+            if state.stopped { throw Stopped() }
+            state.pictures.append(picture)
         }
     }
 

@@ -79,6 +79,7 @@ import Testing
         do { try session.startRunning() } catch {
             #expect(error.kind == .invalidLimit)
             #expect(error.issue?.setting == setting, "\(error)")
+            #expect(error.issue?.allowed == SettingIssue.positive, "the range as data")
             #expect(error.description.contains("positive number of seconds"), "\(error)")
         }
         #expect(session.currentState == .configuring, "a refused start leaves the session as it was")

@@ -87,4 +87,19 @@ import Testing
         #expect(message(VideoExportSettings(codec: .hevc), available: { $0 != "libx265" }).contains("no libx265 encoder"))
         #expect(message(VideoExportSettings(), rate) == "")
     }
+
+    /// A number outside its range says the range as data, for a front end to use (issue 17).
+    @Test(arguments: [
+        (VideoExportSettings(crf: 60), Rational(30), Setting.crf, 0.0...51),
+        (VideoExportSettings(), Rational(1001), .frameRate, Double.leastNonzeroMagnitude...1000),
+        (VideoExportSettings(), Rational(0), .frameRate, Double.leastNonzeroMagnitude...1000),
+        (VideoExportSettings(gop: 0), Rational(30), .keyframeInterval, 1...Double.infinity),
+        (VideoExportSettings(bitRate: -1), Rational(30), .bitRate, SettingIssue.positive),
+    ])
+    func outOfRangeSettingsCarryTheirRange(settings: VideoExportSettings, fps: Rational, setting: Setting,
+                                          allowed: ClosedRange<Double>) throws {
+        let error = try #require(throws: ExportError.self) { try settings.validate(frameRate: fps) { _ in true } }
+        #expect(error.issue?.setting == setting, "\(error)")
+        #expect(error.issue?.allowed == allowed, "\(error)")
+    }
 }
