@@ -52,19 +52,23 @@ extension MovieFileOutput {
         }
     }
 
+    /// Seconds a fragment may last, bytes a file may be limited to, and the scale factors.
+    static let fragmentIntervals = 0.1...60.0
+    static let maximumSizes = Double(256 * 1024)...Double.infinity
+    static let scales = Double.leastNonzeroMagnitude...4
+
     /// Checks the limits and that the target may be written, before any input is opened.
     func checkSettings() throws(CaptureError) {
-        let interval = settings.fragmentInterval.doubleSeconds
-        guard interval >= 0.1 && interval <= 60 else {
+        guard Self.fragmentIntervals.contains(settings.fragmentInterval.doubleSeconds) else {
             throw CaptureError(.invalidLimit, SettingIssue(.fragmentInterval, settings.fragmentInterval.description, "must be between 0.1 and 60 seconds",
-                                                           allowed: 0.1...60))
+                                                           allowed: Self.fragmentIntervals))
         }
         if let limit = settings.maxDuration, limit.doubleSeconds <= 0 {
             throw CaptureError(.invalidLimit, SettingIssue(.maximumDuration, limit.description, "must be positive", allowed: SettingIssue.positive))
         }
-        if let limit = settings.maxSize, limit < 256 * 1024 {
+        if let limit = settings.maxSize, !Self.maximumSizes.contains(Double(limit)) {
             throw CaptureError(.invalidLimit, SettingIssue(.maximumSize, "\(limit)", "must be at least 256 KiB",
-                                                           allowed: Double(256 * 1024)...Double.infinity))
+                                                           allowed: Self.maximumSizes))
         }
         if let limit = settings.minFreeSpace, limit < 0 {
             throw CaptureError(.invalidLimit, SettingIssue(.minimumFreeSpace, "\(limit)", "cannot be negative", allowed: 0...Double.infinity))
@@ -73,9 +77,9 @@ extension MovieFileOutput {
            !(16...7680).contains(size.width) || !(16...4320).contains(size.height) || size.width % 2 != 0 || size.height % 2 != 0 {
             throw CaptureError(.invalidLimit, SettingIssue(.size, "\(size)", "must be even and between 16x16 and 7680x4320"))
         }
-        if let scale = settings.scale, !(scale > 0 && scale <= 4) {
+        if let scale = settings.scale, !Self.scales.contains(scale) {
             throw CaptureError(.invalidLimit, SettingIssue(.scale, String(format: "%g", scale), "must be between 0 and 4",
-                                                           allowed: Double.leastNonzeroMagnitude...4))
+                                                           allowed: Self.scales))
         }
         if let codec = settings.audioCodec, !Self.recordingAudioCodecs.contains(codec) {
             throw Self.unsupportedAudioCodec(codec)

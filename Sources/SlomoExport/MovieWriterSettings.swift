@@ -49,6 +49,10 @@ public struct MovieWriterSettings: Sendable, Hashable {
         self.overwrite = overwrite
     }
 
+    /// The channel counts and sample rates (Hz) a sound track may have.
+    static let channelCounts = 1.0...8
+    static let sampleRates = 8000.0...192_000
+
     /// Checks the settings that need no file: the picture size, the frame rate and video
     /// options (as a CFR export checks them), the time base and the audio format. Throws
     /// `ExportError` with the setting at fault.
@@ -61,11 +65,13 @@ public struct MovieWriterSettings: Sendable, Hashable {
             throw ExportError(.invalidPlan, SettingIssue(.timeBase, "\(timeBase)", "must be positive, e.g. 1/90000", allowed: SettingIssue.positive))
         }
         if let audio {
-            guard (1...8).contains(audio.channelCount) else {
-                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.channelCount) channels", "expected 1 to 8 channels", allowed: 1...8))
+            guard Self.channelCounts.contains(Double(audio.channelCount)) else {
+                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.channelCount) channels", "expected 1 to 8 channels",
+                                                             allowed: Self.channelCounts))
             }
-            guard (8000...192_000).contains(audio.sampleRate) else {
-                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.sampleRate) Hz", "expected 8000 to 192000 Hz", allowed: 8000...192_000))
+            guard Self.sampleRates.contains(Double(audio.sampleRate)) else {
+                throw ExportError(.invalidPlan, SettingIssue(.audioFormat, "\(audio.sampleRate) Hz", "expected 8000 to 192000 Hz",
+                                                             allowed: Self.sampleRates))
             }
         }
     }

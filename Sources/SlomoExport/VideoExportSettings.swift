@@ -65,6 +65,8 @@ public struct VideoExportSettings: Sendable, Hashable {
     public static let maximumFrameRate = Rational(1000)
     /// The frame rates an export accepts, as `SettingIssue.allowed` says them.
     static let frameRates = Double.leastNonzeroMagnitude...maximumFrameRate.doubleValue
+    /// The quality factors x264 and x265 take.
+    static let crfs = 0.0...51
 
     /// Checks everything that can be checked without the source: the frame rate, the size,
     /// the profile and quality options for the codec, and that the FFmpeg build has the
@@ -94,7 +96,9 @@ public struct VideoExportSettings: Sendable, Hashable {
             guard codec.hasQualityFactor else {
                 throw ExportError(.invalidPlan, SettingIssue(.crf, nil, "applies to h264 and hevc, not \(codec.rawValue)"))
             }
-            guard (0...51).contains(crf) else { throw ExportError(.invalidPlan, SettingIssue(.crf, String(format: "%g", crf), "expected 0 to 51", allowed: 0...51)) }
+            guard Self.crfs.contains(crf) else {
+                throw ExportError(.invalidPlan, SettingIssue(.crf, String(format: "%g", crf), "expected 0 to 51", allowed: Self.crfs))
+            }
         }
         if let preset {
             guard codec.hasQualityFactor else {

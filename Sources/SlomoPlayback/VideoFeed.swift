@@ -53,9 +53,9 @@ final class VideoFeed: Sendable {
     }
 
     /// The error that stopped decoding, if any.
-    var failure: Error? { state.withLock { $0.failure } }
+    var failure: Error? { state.read(\.failure) }
     /// True once every picture was decoded and taken.
-    var isFinished: Bool { state.withLock { $0.ended && $0.pictures.isEmpty } }
+    var isFinished: Bool { state.read { $0.ended && $0.pictures.isEmpty } }
 
     /// Tells the decoder whether the screen is falling behind (it then skips pictures no
     /// other picture needs).
@@ -139,7 +139,7 @@ final class VideoFeed: Sendable {
             return true
         }
         reading: while true {
-            decoder.skipsNonReferenceFrames = state.withLock { $0.behind }
+            decoder.skipsNonReferenceFrames = state.read(\.behind)
             guard let packet = try demuxer.read() else { break }
             guard packet.streamIndex == video.index, !packet.isCorrupt else { continue }
             try decoder.sendSkippingDamaged(packet)

@@ -75,13 +75,11 @@ import Testing
         let session = CaptureSession()
         try session.add(.sine(frequency: 440))
         if setting == .openTimeout { session.openTimeout = seconds } else { session.stallTimeout = seconds }
-        #expect(throws: CaptureError.self) { try session.startRunning() }
-        do { try session.startRunning() } catch {
-            #expect(error.kind == .invalidLimit)
-            #expect(error.issue?.setting == setting, "\(error)")
-            #expect(error.issue?.allowed == SettingIssue.positive, "the range as data")
-            #expect(error.description.contains("positive number of seconds"), "\(error)")
-        }
+        let error = try #require(throws: CaptureError.self) { try session.startRunning() }
+        #expect(error.kind == .invalidLimit)
+        #expect(error.issue?.setting == setting, "\(error)")
+        #expect(error.issue?.allowed == SettingIssue.positive, "the range as data")
+        #expect(error.description.contains("positive number of seconds"), "\(error)")
         #expect(session.currentState == .configuring, "a refused start leaves the session as it was")
     }
 
