@@ -8,20 +8,6 @@
 namespace ci {
 namespace {
 
-// Bilinear sample of a single-channel plane at (x, y), which must lie inside the plane.
-template <typename T> inline float bilinear(const cv::Mat &m, float x, float y) {
-    const int x0 = std::min(int(x), m.cols - 2), y0 = std::min(int(y), m.rows - 2);
-    const float fx = x - float(x0), fy = y - float(y0);
-    const T *r0 = m.ptr<T>(y0), *r1 = m.ptr<T>(y0 + 1);
-    const float top = float(r0[x0]) + fx * (float(r0[x0 + 1]) - float(r0[x0]));
-    const float bot = float(r1[x0]) + fx * (float(r1[x0 + 1]) - float(r1[x0]));
-    return top + fy * (bot - top);
-}
-
-inline bool inside(const cv::Mat &m, float x, float y) {
-    return x >= 0.f && y >= 0.f && x <= float(m.cols - 1) && y <= float(m.rows - 1);
-}
-
 // Sundaram, Brox & Keutzer (2010): a vector w and the reverse vector ŵ found at its target
 // are consistent when |w + ŵ|² <= 0.01 (|w|² + |ŵ|²) + 0.5.
 inline float fb_tolerance(float u, float v, float ub, float vb) {
@@ -31,8 +17,8 @@ inline float fb_tolerance(float u, float v, float ub, float vb) {
 // Thresholds on 8-bit luma (see docs/interpolation-notes.md for how they were chosen).
 constexpr double kFadeGain = 4.0;          // the largest brightness step a fade makes between two frames
 constexpr double kCutResidual = 14.0;      // mean compensated residual of a cut pair is far above
-constexpr double kCutExplained = 0.6;      // ... and the flow explains little of the difference
-constexpr double kFailureInconsistent = 0.6; // most vectors fail the forward-backward check
+constexpr double kCutExplained = 0.75;     // ... and the flow explains little of the difference
+constexpr double kFailureInconsistent = 0.9; // nearly every vector fails the forward-backward check
 constexpr double kFailureResidual = 10.0;
 
 } // namespace

@@ -7,6 +7,7 @@
 #include <opencv2/core.hpp>
 #include <opencv2/video/tracking.hpp>
 
+#include <algorithm>
 #include <string>
 
 namespace ci {
@@ -36,6 +37,21 @@ struct Frame {
 struct Flow {
     cv::Mat x, y; // CV_32FC1
 };
+
+// Bilinear sample of a single-channel plane at (x, y), which must lie inside the plane.
+template <typename T> inline float bilinear(const cv::Mat &m, float x, float y) {
+    const int x0 = std::min(int(x), m.cols - 2), y0 = std::min(int(y), m.rows - 2);
+    const float fx = x - float(x0), fy = y - float(y0);
+    const T *r0 = m.ptr<T>(y0), *r1 = m.ptr<T>(y0 + 1);
+    const float top = float(r0[x0]) + fx * (float(r0[x0 + 1]) - float(r0[x0]));
+    const float bot = float(r1[x0]) + fx * (float(r1[x0 + 1]) - float(r1[x0]));
+    return top + fy * (bot - top);
+}
+
+// True when (x, y) lies inside the plane, where `bilinear` may sample it.
+inline bool inside(const cv::Mat &m, float x, float y) {
+    return x >= 0.f && y >= 0.f && x <= float(m.cols - 1) && y <= float(m.rows - 1);
+}
 
 // --- planes.cpp: moving pixels across the C boundary -------------------------------------
 // Checks a ci_planes (non-NULL pointers, |linesize| >= row bytes).
@@ -81,9 +97,6 @@ struct HalfpelScratch {
 void upsample_halfpel(const cv::Mat &plane, HalfpelScratch &s, cv::Mat &up);
 
 // --- analysis.cpp: consistency, residuals and the cut / failure decision ------------------
-struct PairAnalysis {
-    ci_pair_stats stats{};
-};
 // Measures frame difference, flow-compensated residual and forward-backward consistency on
 // 8-bit luma, and classifies the pair.
 void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &stats);
@@ -98,6 +111,7 @@ struct RenderScratch {
     cv::Mat map2x, map2y;               // a map times 2, for the half-pel planes
     cv::Mat sharp0, sharp1;             // warped half-pel planes (luma)
     cv::Mat disagree;                   // local mean |w0 - w1| (luma)
+    cv::Mat uncertain;                  // three-hypothesis blend where they disagree (luma)
     cv::Mat v0, v1;                     // warped visibility (occlusion blend only)
 };
 // Sample positions at fraction t for one plane (flows in that plane's pixels): Super SloMo's
@@ -111,12 +125,21 @@ void occlusion_weight(const cv::Mat &vis0, const cv::Mat &vis1, double t, Render
 // them: (1-t)·i0' + t·i1', or i0' + weight1·(i1' - i0') when weight1 is given.
 void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
                 cv::Mat &out);
-// The same for luma, also warping the half-pel planes up0/up1 of i0/i1: the sharp blend where
-// the two warped frames agree, the bilinear one where they disagree (misplaced or occluded
-// content, where a sharp ghost costs more than a soft one), graded in between. `peak` is the
-// largest sample value (255 or 1023).
-void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, double t,
-                      const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out);
+// The same for luma, also warping the half-pel planes up0/up1 of i0/i1 (f01/f10: the luma
+// flows the maps came from): the sharp blend where the two warped frames agree, the
+// three-hypothesis blend where they disagree (misplaced or occluded content, where a sharp
+// ghost costs more than a soft one), graded in between. `peak` is the largest sample value
+// (255 or 1023).
+void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const Flow &f01,
+                      const Flow &f10, double t, const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out);
+
+// --- hypotheses.cpp: uncertain motion --------------------------------------------------------
+// Where `disagree` (the mean |w0 - w1|, in sample units) exceeds `above`, writes the mean of
+// three blends of a and b (frame-1 weight t, or weight1): both moved by the forward flow f01
+// held over the interval, by the backward flow f10, and not moved. Other pixels of `out`
+// (allocated to a's size and type) are left unwritten.
+void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const Flow &f01, const Flow &f10, double t,
+                      const cv::Mat *weight1, const cv::Mat &disagree, int above, cv::Mat &out);
 
 } // namespace ci
 

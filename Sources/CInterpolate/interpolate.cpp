@@ -222,8 +222,8 @@ int ci_render(ci_interpolator *ci, double t, ci_planes *out) {
             ci::occlusion_weight(ci->vis0, ci->vis1, t, ci->scratch, ci->weight1);
             weight = &ci->weight1;
         }
-        ci::warp_blend_sharp(ci->frame[0].plane[0], ci->frame[1].plane[0], ci->halfpel[0], ci->halfpel[1], t, weight,
-                             lay.high_bit_depth ? 1023 : 255, ci->scratch, ci->rendered.plane[0]);
+        ci::warp_blend_sharp(ci->frame[0].plane[0], ci->frame[1].plane[0], ci->halfpel[0], ci->halfpel[1], ci->f01,
+                             ci->f10, t, weight, lay.high_bit_depth ? 1023 : 255, ci->scratch, ci->rendered.plane[0]);
 
         cv::Mat *weight_c = nullptr;
         if (weight) {

@@ -72,28 +72,27 @@ template <typename T> void blend_weighted(const cv::Mat &w0, const cv::Mat &w1, 
 }
 
 // Mean disagreement (8-bit units) of the two warped frames below which the sharp blend is used
-// alone, and above which the bilinear one is (measured on vtest, box and Big Buck Bunny).
+// alone, and above which the three-hypothesis blend is (measured on vtest, box and Big Buck Bunny).
 constexpr int kSharpBelow = 8, kSoftAbove = 24;
 
-// Per pixel: frame-1 weight k (t, or weight1), soft = bilinear blend, sharp = half-pel blend,
-// mixed by how well the two warped frames agree: all sharp below `lo` mean disagreement, all
-// soft above `hi`.
+// Per pixel: the sharp (half-pel) blend with frame-1 weight k (t, or weight1) where the warped
+// frames agree, the three-hypothesis blend (s.uncertain) where they disagree, graded by the
+// mean disagreement between `lo` and `hi`.
 template <typename T>
 void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, float lo, float hi, float peak,
                  cv::Mat &out) {
     const float inv = 1.f / (hi - lo);
     for (int y = 0; y < out.rows; y++) {
-        const T *a = s.w0.ptr<T>(y), *b = s.w1.ptr<T>(y);
         const T *sa = s.sharp0.ptr<T>(y), *sb = s.sharp1.ptr<T>(y);
-        const T *d = s.disagree.ptr<T>(y);
+        const T *d = s.disagree.ptr<T>(y), *u = s.uncertain.ptr<T>(y);
         const float *kk = weight1 ? weight1->ptr<float>(y) : nullptr;
         T *o = out.ptr<T>(y);
         for (int x = 0; x < out.cols; x++) {
             const float k = kk ? kk[x] : t;
-            const float soft = float(a[x]) + k * (float(b[x]) - float(a[x]));
-            const float sharp = float(sa[x]) + k * (float(sb[x]) - float(sa[x]));
-            const float share = std::min(1.f, std::max(0.f, (hi - float(d[x])) * inv));
-            o[x] = T(std::min(peak, std::max(0.f, soft + share * (sharp - soft))) + 0.5f);
+            float v = float(sa[x]) + k * (float(sb[x]) - float(sa[x]));
+            if (float(d[x]) > lo) // s.uncertain is only written there
+                v = float(u[x]) + std::max(0.f, (hi - float(d[x])) * inv) * (v - float(u[x]));
+            o[x] = T(std::min(peak, std::max(0.f, v)) + 0.5f);
         }
     }
 }
@@ -103,17 +102,18 @@ void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, float 
 void blend_sharp_8bit(const RenderScratch &s, float t, cv::Mat &out) {
     const int k = int(256.f * t + 0.5f);
     for (int y = 0; y < out.rows; y++) {
-        const uint8_t *a = s.w0.ptr<uint8_t>(y), *b = s.w1.ptr<uint8_t>(y);
         const uint8_t *sa = s.sharp0.ptr<uint8_t>(y), *sb = s.sharp1.ptr<uint8_t>(y);
-        const uint8_t *d = s.disagree.ptr<uint8_t>(y);
+        const uint8_t *d = s.disagree.ptr<uint8_t>(y), *u = s.uncertain.ptr<uint8_t>(y);
         uint8_t *o = out.ptr<uint8_t>(y);
         for (int x = 0; x < out.cols; x++) {
-            const int soft = (a[x] << 8) + k * (b[x] - a[x]); // blends times 256
-            const int sharp = (sa[x] << 8) + k * (sb[x] - sa[x]);
-            const int share = // of the sharp blend, /256
-                std::min(256, std::max(0, (kSoftAbove - d[x]) * 256 / (kSoftAbove - kSharpBelow)));
-            const int v = (soft * 256 + share * (sharp - soft) + (1 << 15)) >> 16;
-            o[x] = uint8_t(std::min(255, std::max(0, v)));
+            const int sharp = (sa[x] << 8) + k * (sb[x] - sa[x]); // times 256
+            int v = sharp << 8;                                   // times 65536
+            if (d[x] > kSharpBelow) { // s.uncertain is only written there
+                const int share = // of the sharp blend, /256
+                    std::max(0, (kSoftAbove - d[x]) * 256 / (kSoftAbove - kSharpBelow));
+                v = (u[x] << 16) + share * (sharp - (u[x] << 8));
+            }
+            o[x] = uint8_t(std::min(255, std::max(0, (v + (1 << 15)) >> 16)));
         }
     }
 }
@@ -140,8 +140,8 @@ void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *w
         blend_weighted<uint16_t>(s.w0, s.w1, *weight1, out);
 }
 
-void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, double t,
-                      const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out) {
+void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const Flow &f01,
+                      const Flow &f10, double t, const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out) {
     warp_both(i0, i1, s);
     // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
     s.map0x.convertTo(s.map2x, CV_32F, 2.0);
@@ -154,6 +154,7 @@ void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, 
     cv::absdiff(s.w0, s.w1, s.disagree);
     cv::blur(s.disagree, s.disagree, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
     const float unit = float(peak) / 255.f, lo = kSharpBelow * unit, hi = kSoftAbove * unit;
+    blend_hypotheses(i0, i1, f01, f10, t, weight1, s.disagree, int(lo), s.uncertain);
     out.create(i0.rows, i0.cols, i0.type());
     if (i0.depth() == CV_8U && !weight1)
         blend_sharp_8bit(s, float(t), out);
