@@ -137,8 +137,10 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b);
  * Renders the frame at fraction t of the current pair (t = 0 is a, t = 1 is b) into out,
  * which must have the interpolator's size and format. Intermediate flows follow Super
  * SloMo's linear approximation; both frames are backward-warped (bilinear, replicated
- * border), luma and chroma at their own sizes, and blended (1-t)·a' + t·b'. For a scene
- * cut or flow failure the nearest source frame is copied (t < 0.5 → a, else b).
+ * border; luma also from a half-pel grid), luma and chroma at their own sizes, and blended
+ * (1-t)·a' + t·b'. Where the two warped lumas disagree, the pixel is the mean of three
+ * blends: both frames moved by the forward flow, by the backward flow, and not moved. For a
+ * scene cut or flow failure the nearest source frame is copied (t < 0.5 → a, else b).
  * @param t  strictly between 0 and 1.
  * @return CI_OK or a negative ci_status.
  */
