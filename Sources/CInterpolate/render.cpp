@@ -77,9 +77,10 @@ constexpr int kSharpBelow = 8, kSoftAbove = 24;
 
 // Per pixel: the sharp (half-pel) blend with frame-1 weight k (t, or weight1) where the warped
 // frames agree, the three-hypothesis blend (s.uncertain) where they disagree, graded by the
-// mean disagreement between `lo` and `hi`.
+// mean disagreement between `lo` and `hi`; `above` is the largest (whole-sample) disagreement
+// that is all sharp, where s.uncertain is not written.
 template <typename T>
-void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, float lo, float hi, float peak,
+void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, int above, float lo, float hi, float peak,
                  cv::Mat &out) {
     const float inv = 1.f / (hi - lo);
     for (int y = 0; y < out.rows; y++) {
@@ -90,7 +91,7 @@ void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, float 
         for (int x = 0; x < out.cols; x++) {
             const float k = kk ? kk[x] : t;
             float v = float(sa[x]) + k * (float(sb[x]) - float(sa[x]));
-            if (float(d[x]) > lo) // s.uncertain is only written there
+            if (d[x] > above)
                 v = float(u[x]) + std::max(0.f, (hi - float(d[x])) * inv) * (v - float(u[x]));
             o[x] = T(std::min(peak, std::max(0.f, v)) + 0.5f);
         }
@@ -108,7 +109,7 @@ void blend_sharp_8bit(const RenderScratch &s, float t, cv::Mat &out) {
         for (int x = 0; x < out.cols; x++) {
             const int sharp = (sa[x] << 8) + k * (sb[x] - sa[x]); // times 256
             int v = sharp << 8;                                   // times 65536
-            if (d[x] > kSharpBelow) { // s.uncertain is only written there
+            if (d[x] > kSharpBelow) { // as `above` in blend_sharp
                 const int share = // of the sharp blend, /256
                     std::max(0, (kSoftAbove - d[x]) * 256 / (kSoftAbove - kSharpBelow));
                 v = (u[x] << 16) + share * (sharp - (u[x] << 8));
@@ -154,14 +155,15 @@ void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, 
     cv::absdiff(s.w0, s.w1, s.disagree);
     cv::blur(s.disagree, s.disagree, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
     const float unit = float(peak) / 255.f, lo = kSharpBelow * unit, hi = kSoftAbove * unit;
-    blend_hypotheses(i0, i1, f01, f10, t, weight1, s.disagree, int(lo), s.uncertain);
+    const int above = int(lo); // disagreements are whole samples: d > lo exactly when d > above
+    blend_hypotheses(i0, i1, f01, f10, t, weight1, s.disagree, above, s.uncertain);
     out.create(i0.rows, i0.cols, i0.type());
     if (i0.depth() == CV_8U && !weight1)
         blend_sharp_8bit(s, float(t), out);
     else if (i0.depth() == CV_8U)
-        blend_sharp<uint8_t>(s, float(t), weight1, lo, hi, float(peak), out);
+        blend_sharp<uint8_t>(s, float(t), weight1, above, lo, hi, float(peak), out);
     else
-        blend_sharp<uint16_t>(s, float(t), weight1, lo, hi, float(peak), out);
+        blend_sharp<uint16_t>(s, float(t), weight1, above, lo, hi, float(peak), out);
 }
 
 } // namespace ci

