@@ -3,16 +3,19 @@ import Foundation
 
 /// `TimePitchAlgorithm.lowLatency`: slomo's own fixed-grain splicer.
 ///
-/// Output is made of grains of `grainFrames` (20 ms) copied from the input at the position the
-/// rate says; each grain starts with a `crossfadeFrames` (5 ms) raised-cosine crossfade from
-/// the previous grain's continuation. The splice point is moved back by up to one search window
-/// (12 ms, never forward: no look-ahead) to where the audio just before it best matches the
-/// audio before the continuation, which keeps steady tones in phase across splices.
+/// Output is made of grains of `grainFrames` (20 ms) copied from the input at 1x; each grain is
+/// placed so that its midpoint plays the source instant the rate maps there, so no sound is
+/// heard more than half a grain (10 ms at 0.5x, 5 ms at 2x) from its mapped time. Each grain
+/// starts with a `crossfadeFrames` (5 ms) raised-cosine crossfade from the previous grain's
+/// continuation. The splice point is moved back by up to one search window (12 ms, never
+/// forward) to where the audio just before it best matches the audio before the continuation,
+/// which keeps steady tones in phase across splices.
 ///
-/// The first output sample is the first input sample, there is nothing to compensate
-/// (`latency` = 0), and when slowing down (rate ≤ 1) every output frame depends only on input
-/// already pushed. Rates snap to 0.5, 2/3, 0.8, 1, 1.25, 1.5, 2; at rate 1 the input is copied
-/// unchanged. Rate changes take effect at the next grain.
+/// The first grain starts at the first input sample, so the first output sample is the first
+/// input sample and there is nothing to compensate (`latency` = 0); when slowing down
+/// (rate ≤ 1) every output frame depends only on input already pushed. Rates snap to 0.5, 2/3,
+/// 0.8, 1, 1.25, 1.5, 2; at rate 1 the input is copied unchanged. Rate changes take effect at
+/// the next grain.
 public final class LowLatencyProcessor: EngineProcessor {
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
         try super.init(.lowLatency, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
@@ -48,7 +51,7 @@ final class SplicerEngine: StretchEngine {
     // The grain being written: its absolute source start, the previous grain's continuation
     // (source frame that would have followed it), how far into the grain output has got.
     private var grainIndex = 0
-    private var nominalSource: Double = 0   // where the next grain should start (exact)
+    private var mappedSource: Double = 0    // the source instant the next grain's first output frame is mapped to
     private var grainSource = 0
     private var continuation = -1           // −1: no crossfade for this grain
     private var offsetInGrain = 0
@@ -74,7 +77,7 @@ final class SplicerEngine: StretchEngine {
         mono.removeAll(keepingCapacity: true)
         base = 0
         grainIndex = 0
-        nominalSource = 0
+        mappedSource = 0
         grainSource = 0
         continuation = -1
         offsetInGrain = 0
@@ -101,9 +104,15 @@ final class SplicerEngine: StretchEngine {
         render(final: true, into: &output)
     }
 
+    /// Where the next grain should start in the source: half a grain of 1x playback before the
+    /// source its midpoint is mapped to, so the grain is centred on its mapped time.
+    private var nominalStart: Int {
+        max(0, Int((mappedSource + Double(grain) / 2 * (rate - 1)).rounded()))
+    }
+
     /// Chooses where grain `grainIndex` starts in the source.
     private func startGrain() {
-        let nominal = Int(nominalSource.rounded())
+        let nominal = grainIndex == 0 ? 0 : nominalStart
         if grainIndex == 0 {
             grainSource = nominal
             continuation = -1
@@ -118,15 +127,16 @@ final class SplicerEngine: StretchEngine {
                     ?? bestMatch(nominal: nominal, reference: cont)
             }
         }
-        nominalSource += Double(grain) * rate
+        mappedSource += Double(grain) * rate
         offsetInGrain = 0
         grainStarted = true
     }
 
     /// When speeding up, the source between the previous grain's end and the next grain's
     /// nominal start is skipped. If a transient (a 1 ms window 15 dB above the median level
-    /// around it) lies there, the next grain starts just before it instead, so clicks and
-    /// onsets are never dropped; the grain is then at most one grain early.
+    /// around it) lies there, the next grain starts just before it instead, with the transient
+    /// past the crossfade so it plays at full level, so clicks and onsets are never dropped or
+    /// faded; the grain is then at most one grain early.
     private func transientStart(skippedFrom reference: Int, to nominal: Int) -> Int? {
         guard nominal > reference else { return nil }
         let win = max(8, crossfade / 5)
@@ -144,7 +154,7 @@ final class SplicerEngine: StretchEngine {
             let median = energies.map(\.e).sorted()[energies.count / 2]
             guard let peak = energies.filter({ $0.start >= reference }).max(by: { $0.e < $1.e }),
                   peak.e > 31.6 * median + 1e-12 else { return nil }
-            return min(max(reference, peak.start - 2 * win), nominal)
+            return min(max(reference, peak.start - 2 * win - crossfade), nominal)
         }
     }
 
@@ -188,7 +198,7 @@ final class SplicerEngine: StretchEngine {
         outer: while true {
             if !grainStarted {
                 // The match needs the frames before the nominal start.
-                let nominal = Int(nominalSource.rounded())
+                let nominal = nominalStart
                 if !final && nominal > inputEnd { break }
                 if final && grainIndex > 0 && nominal >= inputEnd { break }
                 startGrain()
@@ -240,7 +250,7 @@ final class SplicerEngine: StretchEngine {
 
     /// Drops input no future grain can read.
     private func trimInput() {
-        var keep = Int(nominalSource.rounded()) - window - crossfade - 8
+        var keep = nominalStart - window - crossfade - 8
         if grainStarted { keep = min(keep, grainSource, continuation >= 0 ? continuation : keep) }
         keep = min(keep, grainSource + grain - crossfade - 8)
         let drop = keep - base
