@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlomoInterchange
+import SlomoMedia
 
 /// What a command edits: INPUT (a movie, an edit script or an OTIO timeline), the movie's
 /// `--section`s, and `--phone`/`--real-time` for a phone's slow motion. Shared by `plan`,
@@ -39,12 +40,19 @@ struct EditInputOptions: ParsableArguments {
         }
     }
 
-    /// Reads the input, printing on stderr where phone slow motion came from and, as
-    /// warnings, what is damaged in the sources.
-    func edit() throws -> EditInput {
-        let edit = try EditInput(path: input, sections: sections, phone: phoneMode)
-        for note in edit.notes { FileHandle.standardError.write(Data("\(note)\n".utf8)) }
-        for damage in edit.damage { FileHandle.standardError.write(Data("warning: \(damage)\n".utf8)) }
+    /// Reads the input, saying through `printer` (plain text by default) where phone slow
+    /// motion came from and, as warnings, what is damaged in the sources; also when the edit
+    /// fails, as damage explains errors such as a section past a truncated movie's end.
+    func edit(reportingTo printer: ProgressPrinter = ProgressPrinter(style: .none)) throws -> EditInput {
+        let edit: EditInput
+        do {
+            edit = try EditInput(path: input, sections: sections, phone: phoneMode)
+        } catch {
+            if kind == .movie, let movie = try? MediaFile(path: input) { movie.damageWarnings.forEach(printer.warn) }
+            throw error
+        }
+        for note in edit.notes { printer.note(note) }
+        for damage in edit.damage { printer.warn(damage) }
         return edit
     }
 }

@@ -53,7 +53,11 @@ struct Export: ParsableCommand {
     @OptionGroup var progressOptions: ProgressOptions
 
     func run() throws {
-        let edit = try source.edit()
+        try progressOptions.reporting(export)
+    }
+
+    private func export(reportingTo printer: ProgressPrinter) throws {
+        let edit = try source.edit(reportingTo: printer)
         let composition = edit.composition, script = edit.output
         // The export the edit's own output settings ask for (a script's `output:`, a phone's
         // 30 fps), as the library reads them; the options override it.
@@ -61,16 +65,17 @@ struct Export: ParsableCommand {
         let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
             if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
-                return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted)
+                return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted,
+                                  reportingTo: printer)
             }
             throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
         }
         try export(composition, mode: .constantFrameRate(frameRate), video: try cfrOptions.videoSettings(script: script),
-                   scripted: scripted)
+                   scripted: scripted, reportingTo: printer)
     }
 
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
-                        scripted: ExportSettings) throws {
+                        scripted: ExportSettings, reportingTo printer: ProgressPrinter) throws {
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
@@ -82,7 +87,7 @@ struct Export: ParsableCommand {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)
         }
-        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: printer,
                              timeline: outputOptions.timeline)
     }
 }

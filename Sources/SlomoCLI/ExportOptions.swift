@@ -223,7 +223,7 @@ struct CFROptions: ParsableArguments {
 /// dry run, or the export with progress and Ctrl-C, and the summary line.
 enum ExportRunner {
     static func run(_ composition: Composition, to target: String, settings: ExportSettings,
-                    video: VideoExportSettings, progress: ProgressOptions, timeline timelinePath: String? = nil) throws {
+                    video: VideoExportSettings, progress: ProgressPrinter, timeline timelinePath: String? = nil) throws {
         let timeline = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
         let result = try perform(session, progress: progress)
@@ -245,11 +245,11 @@ enum ExportRunner {
 
     /// Runs `session` with its progress reported and Ctrl-C (SIGINT) or SIGTERM cancelling it:
     /// a cancelled export ends with status 130 or 143, its message said, nothing written.
-    static func perform(_ session: ExportSession, progress: ProgressOptions) throws -> ExportResult {
+    static func perform(_ session: ExportSession, progress: ProgressPrinter) throws -> ExportResult {
         let interrupt = Interrupt { session.cancel() }
         defer { withExtendedLifetime(interrupt) {} }
         do {
-            return try ProgressPrinter(style: progress.style).report(output: session.outputPath, quiet: progress.quiet) { report in
+            return try progress.report(output: session.outputPath) { report in
                 try session.run(progress: report)
             }
         } catch let error as ExportError where error.kind == .cancelled {

@@ -74,6 +74,10 @@ struct Retime: ParsableCommand {
     }
 
     func run() throws {
+        try progressOptions.reporting(retime)
+    }
+
+    private func retime(reportingTo printer: ProgressPrinter) throws {
         let algorithm = try audioOptions.algorithm()
         let audioCodec = try audioOptions.codec()
         let frameRate = try cfrOptions.frameRate()
@@ -81,7 +85,7 @@ struct Retime: ParsableCommand {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
         let video = try cfrOptions.videoSettings()
-        let composition = try source.edit().composition
+        let composition = try source.edit(reportingTo: printer).composition
         if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
             throw CommandError("\(source.input) has no video: change the speed of its sound with "
                                + "`slomo stretch \(source.input) --section …` (retime keeps a movie's video)")
@@ -109,7 +113,7 @@ struct Retime: ParsableCommand {
             }
             try script.relativized(toFolderOf: saveScript).write(to: saveScript)
         }
-        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: progressOptions,
+        try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: printer,
                              timeline: outputOptions.timeline)
     }
 }

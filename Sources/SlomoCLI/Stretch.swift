@@ -94,9 +94,14 @@ struct Stretch: ParsableCommand {
     }
 
     func run() throws {
+        try progressOptions.reporting(stretch)
+    }
+
+    private func stretch(reportingTo printer: ProgressPrinter) throws {
         let algorithm = try audioOptions.algorithm()
         let specs = rate.map { ["0-endx\($0)"] } ?? sections
         let file = try MediaFile(path: input)
+        for damage in file.damageWarnings { printer.warn(damage) }
         let (target, codec) = try target()
         if file.videoStream != nil, AudioOutputFormat(path: target)?.isMovie == true {
             throw ValidationError("\(target): stretch writes audio alone, and \(input) has video; write an audio file "
@@ -106,8 +111,8 @@ struct Stretch: ParsableCommand {
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
                                       audioCodec: codec, overwrite: overwrite)
         let result = try ExportRunner.perform(ExportSession(composition: composition, to: target, settings: settings),
-                                              progress: progressOptions)
-        if !progressOptions.quiet {
+                                              progress: printer)
+        if !printer.quiet {
             let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
             print("\(result.outputPath): \(seconds) s of \(codec) audio, stretched with \(algorithm)")
         }

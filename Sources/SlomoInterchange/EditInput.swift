@@ -45,7 +45,7 @@ public struct EditInput: Sendable {
     public var damage: [String] {
         var seen = Set<String>()
         return composition.clips.map(\.source).filter { seen.insert($0).inserted }.flatMap { source in
-            ((try? MediaFile(path: source))?.damage ?? []).map { "\(source): \($0.message)" }
+            (try? MediaFile(path: source))?.damageWarnings ?? []
         }
     }
 

@@ -27,6 +27,9 @@ public struct MediaFile: Codable, Hashable, Sendable {
     /// nil when nothing is.
     public var damage: [Damage]?
 
+    /// `damage` said for people, one line each: `path: video ends at …`.
+    public var damageWarnings: [String] { (damage ?? []).map { "\(path): \($0.message)" } }
+
     /// Opens the file, reads what is in it and closes it again; a file this process has read
     /// before and that has not changed since is not read again.
     public init(path: String) throws(MediaError) {

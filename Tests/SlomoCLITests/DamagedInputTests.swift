@@ -48,6 +48,29 @@ import Testing
         let duration = try #require((try FFprobe(output).stream("video")?["duration"] as? String).flatMap(Double.init))
         #expect(abs(duration - (readable + 6)) < 0.02, "what can be read, retimed: \(duration) s")
 
+        // With --progress json every line is JSON: the damage found opening the file comes as
+        // warning events before `start`, and an error before the export as an `error` event.
+        let jsonOutput = folder.appendingPathComponent("slow-json.mov").path
+        let jsonRetime = try Slomo.run(["retime", movie.path, "--section", "2-4x0.25", "-o", jsonOutput, "--progress", "json"])
+        #expect(jsonRetime.status == 0, "\(jsonRetime.standardError)")
+        let events = try Self.jsonEvents(jsonRetime.standardError)
+        let named = events.map { $0["event"] as? String ?? "" }
+        #expect(Array(named.prefix(3)) == ["warning", "warning", "start"] && named.last == "done", "\(named)")
+        #expect((events.first?["message"] as? String)?.hasPrefix("\(movie.path): video ends at") == true)
+        let late = try Slomo.run(["retime", movie.path, "--section", "2-9x0.25", "-o", jsonOutput, "--overwrite",
+                                  "--progress", "json"])
+        #expect(late.status == 64, "\(late.standardError)")
+        let lines = late.standardError.split(separator: "\n")
+        let lateEvents = try Self.jsonEvents(lines.dropLast().joined(separator: "\n"))
+        #expect(lateEvents.map { $0["event"] as? String } == ["warning", "warning", "error"], "\(late.standardError)")
+        #expect((lateEvents.last?["message"] as? String)?.contains("past the clip's end") == true)
+        #expect(lines.last?.hasPrefix("Error: section '2-9x0.25'") == true)
+
+        let stretch = try Slomo.run(["stretch", movie.path, "--rate", "0.5", "-o", folder.appendingPathComponent("slow.wav").path,
+                                     "--overwrite", "-q"])
+        #expect(stretch.status == 0, "\(stretch.standardError)")
+        #expect(stretch.standardError.contains("warning: \(movie.path): audio ends at"), "\(stretch.standardError)")
+
         let plan = try Slomo.run(["plan", movie.path, "--section", "2-4x0.25"])
         #expect(plan.standardError.contains("warning: \(movie.path): video ends at"))
 
@@ -56,6 +79,13 @@ import Testing
         #expect(strict.status == 1)
         #expect(strict.standardError.contains("refused in strict mode"))
         #expect(!FileManager.default.fileExists(atPath: strictOutput))
+    }
+
+    /// Every line of `stderr`, each required to be a JSON object.
+    static func jsonEvents(_ stderr: String) throws -> [[String: Any]] {
+        try stderr.split(separator: "\n").map { line in
+            try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
     }
 
     /// The flash-and-beep clip with the data of two packets spoiled (every byte after the
