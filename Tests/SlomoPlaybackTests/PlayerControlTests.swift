@@ -41,7 +41,7 @@ struct PlayerControlTests {
         let item = try PlayerItem(path: try Fixture.flashAndBeep60.path)
         let (player, log, heard) = Self.player(item, folder: folder) { $0.startsPaused = true }
         let counters = try LiveObjects.tracking { _ = try Self.drive(player) { player in
-            let pause = { usleep(250_000) }
+            let pause = { _ = usleep(250_000) }
             pause(); player.seek(to: .seconds(2.5))
             pause(); player.step(frames: 1)
             pause(); player.step(frames: 1)
