@@ -216,10 +216,12 @@ struct Capture: ParsableCommand {
     static func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_000_000) }
 }
 
-/// Live capture status on stderr: a line that rewrites itself, or one JSON object a line.
+/// Live capture status on stderr: a line that rewrites itself, fitted to the terminal
+/// (`CaptureStatusLine`), or one JSON object a line.
 struct CaptureStatusPrinter {
     let style: ProgressOptions.Style
     let limit: Double?
+    let width = TerminalWidth()
 
     private struct Line: Encodable {
         let event: String
@@ -260,15 +262,8 @@ struct CaptureStatusPrinter {
                       dropped: stats.video.dropped, queued: stats.video.queued, fileSize: stats.fileSize, audioLevels: levels,
                       paused: stats.isPaused))
         case .bar:
-            var text = String(format: "\r%@ %6.1f s", stats.isPaused ? "‖" : "●", stats.recordedSeconds)
-            if let limit { text += String(format: "/%.0f s", limit) }
-            text += "  \(stats.video.delivered) frames"
-            if let fps = stats.measuredFrameRate { text += String(format: "  %.1f fps", fps) }
-            text += "  \(stats.video.dropped) dropped  queue \(stats.video.queued)  \(Capture.megabytes(stats.fileSize))"
-            for (channel, level) in stats.audioLevels.enumerated() {
-                text += String(format: "  ch%d %.1f/%.1f dB", channel + 1, level.averagePower, level.peakHold)
-            }
-            FileHandle.standardError.write(Data((text + "\u{1B}[K" + (final ? "\n" : "")).utf8))
+            let text = CaptureStatusLine.text(stats, limit: limit, width: width.current)
+            FileHandle.standardError.write(Data(("\r" + text + "\u{1B}[K" + (final ? "\n" : "")).utf8))
         }
     }
 

@@ -77,6 +77,28 @@ struct ProgressBarTests {
         #expect(Self.lines(result.standardOutput).count == 1)
     }
 
+    /// `capture`'s status line fits the terminal too: at 100 columns every field shows, the
+    /// audio levels included; at 50 the levels and the queue give way, the recorded time, the
+    /// frame rate and the dropped count stay.
+    @Test func captureStatusFitsTheTerminal() throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-status")
+        let take = folder.appendingPathComponent("take.mov").path
+        let capture = "'\(try Slomo.executable)' capture --input testsrc:320x180@30 --input sine:440 --duration 2 "
+            + "-o '\(take)' --overwrite >/dev/null"
+        for columns in [100, 50] {
+            let result = try Self.inTerminal(columns: columns, capture)
+            #expect(result.status == 0, "\(result.standardOutput)")
+            let segments = Self.segments(result.standardOutput).filter { $0.hasPrefix("●") }
+            let widest = segments.map(\.unicodeScalars.count).max() ?? 0
+            print("capture status, \(columns) columns: \(segments.count) redraws, widest \(widest); last: \(segments.last ?? "")")
+            #expect(segments.count >= 4)
+            #expect(widest < columns)
+            let last = try #require(segments.last)
+            #expect(last.contains(/● +2\.0 s\/2 s/) && last.contains(/\d+\.\d fps/) && last.contains(/\d+ dropped/), "\(last)")
+            #expect(last.contains(/ch1 -?\d+\.\d\/-?\d+\.\d dB/) == (columns == 100), "\(last)")
+        }
+    }
+
     @Test func jsonLinesCarryElapsedETAAndSpeed() throws {
         let output = try FixtureCache.shared.scratchFolder("progress-json").appendingPathComponent("slow.wav").path
         let result = try Slomo.run(["stretch", try StretchFormatTests.tone44k, "--rate", "0.8", "-o", output, "--progress", "json"])
