@@ -105,14 +105,15 @@ final class SplicerEngine: StretchEngine {
     }
 
     /// Where the next grain should start in the source: half a grain of 1x playback before the
-    /// source its midpoint is mapped to, so the grain is centred on its mapped time.
+    /// source its midpoint is mapped to, so the grain is centred on its mapped time; the first
+    /// grain at the first input sample.
     private var nominalStart: Int {
-        max(0, Int((mappedSource + Double(grain) / 2 * (rate - 1)).rounded()))
+        grainIndex == 0 ? 0 : max(0, Int((mappedSource + Double(grain) / 2 * (rate - 1)).rounded()))
     }
 
     /// Chooses where grain `grainIndex` starts in the source.
     private func startGrain() {
-        let nominal = grainIndex == 0 ? 0 : nominalStart
+        let nominal = nominalStart
         if grainIndex == 0 {
             grainSource = nominal
             continuation = -1

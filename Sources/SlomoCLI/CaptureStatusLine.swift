@@ -16,7 +16,7 @@ enum CaptureStatusLine {
         let levels = stats.audioLevels.enumerated().map { channel, level in
             String(format: "ch%d %.1f/%.1f dB", channel + 1, level.averagePower, level.peakHold)
         }
-        // Fields ranked below `least` are left out: the levels (0) first, rank 3 never.
+        // The lowest ranks give way first (`StatusFields`): the levels (0), rank 3 never.
         let fields: [(text: String, rank: Int)] = [
             (recorded, 3), ("\(stats.video.delivered) frames", 2),
             (stats.measuredFrameRate.map { String(format: "%.1f fps", $0) } ?? "-.- fps", 3),
@@ -24,10 +24,7 @@ enum CaptureStatusLine {
             (Capture.megabytes(stats.fileSize), 2),
         ] + levels.map { ($0, 0) }
         let limit = max(width - 1, 1)
-        for least in 0...3 {
-            let line = fields.filter { $0.rank >= least }.map(\.text).joined(separator: "  ")
-            if line.count <= limit { return line }
-        }
-        return String(fields.filter { $0.rank == 3 }.map(\.text).joined(separator: "  ").prefix(limit))
+        return StatusFields.joined(fields, fitting: { $0.count <= limit })
+            ?? String(fields.filter { $0.rank == 3 }.map(\.text).joined(separator: "  ").prefix(limit))
     }
 }

@@ -20,13 +20,12 @@ enum ProgressLine {
         let seconds = String(format: "%.1f/%.1f s", progress.outputTime.doubleSeconds, progress.outputDuration.doubleSeconds)
         let eta = "ETA " + (progress.remaining(elapsed: elapsed).map(clock) ?? "--:--")
         let speed = progress.speed(elapsed: elapsed).map { String(format: $0 < 1 ? "%.2fx" : "%.1fx", $0) } ?? "-.-x"
-        // Fields ranked below `least` are left out: the phase (0) first, ETA and speed (3) never.
+        // The lowest ranks give way first (`StatusFields`): the phase (0), ETA and speed (3) never.
         let fields: [(text: String, rank: Int)] = [(seconds, 1), ("elapsed " + clock(elapsed), 2), (eta, 3), (speed, 3),
                                                    (progress.phase, 0)]
-        for least in 0...3 {
-            let tail = fields.filter { $0.rank >= least }.map(\.text).joined(separator: "  ")
-            let room = limit - percent.count - tail.count - 2
-            if room >= minimumBar { return percent + " " + bar(progress.fraction, width: min(room, maximumBar)) + " " + tail }
+        let room = { (tail: String) in limit - percent.count - tail.count - 2 }
+        if let tail = StatusFields.joined(fields, fitting: { room($0) >= minimumBar }) {
+            return percent + " " + bar(progress.fraction, width: min(room(tail), maximumBar)) + " " + tail
         }
         return String((percent + " " + eta + "  " + speed).prefix(limit))
     }

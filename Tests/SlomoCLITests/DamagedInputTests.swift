@@ -53,7 +53,7 @@ import Testing
         let jsonOutput = folder.appendingPathComponent("slow-json.mov").path
         let jsonRetime = try Slomo.run(["retime", movie.path, "--section", "2-4x0.25", "-o", jsonOutput, "--progress", "json"])
         #expect(jsonRetime.status == 0, "\(jsonRetime.standardError)")
-        let events = try Self.jsonEvents(jsonRetime.standardError)
+        let events = try jsonLines(jsonRetime.standardError)
         let named = events.map { $0["event"] as? String ?? "" }
         #expect(Array(named.prefix(3)) == ["warning", "warning", "start"] && named.last == "done", "\(named)")
         #expect((events.first?["message"] as? String)?.hasPrefix("\(movie.path): video ends at") == true)
@@ -61,7 +61,7 @@ import Testing
                                   "--progress", "json"])
         #expect(late.status == 64, "\(late.standardError)")
         let lines = late.standardError.split(separator: "\n")
-        let lateEvents = try Self.jsonEvents(lines.dropLast().joined(separator: "\n"))
+        let lateEvents = try jsonLines(lines.dropLast().joined(separator: "\n"))
         #expect(lateEvents.map { $0["event"] as? String } == ["warning", "warning", "error"], "\(late.standardError)")
         #expect((lateEvents.last?["message"] as? String)?.contains("past the clip's end") == true)
         #expect(lines.last?.hasPrefix("Error: section '2-9x0.25'") == true)
@@ -79,13 +79,6 @@ import Testing
         #expect(strict.status == 1)
         #expect(strict.standardError.contains("refused in strict mode"))
         #expect(!FileManager.default.fileExists(atPath: strictOutput))
-    }
-
-    /// Every line of `stderr`, each required to be a JSON object.
-    static func jsonEvents(_ stderr: String) throws -> [[String: Any]] {
-        try stderr.split(separator: "\n").map { line in
-            try #require(try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
-        }
     }
 
     /// The flash-and-beep clip with the data of two packets spoiled (every byte after the

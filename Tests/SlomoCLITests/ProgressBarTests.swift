@@ -103,9 +103,7 @@ struct ProgressBarTests {
         let output = try FixtureCache.shared.scratchFolder("progress-json").appendingPathComponent("slow.wav").path
         let result = try Slomo.run(["stretch", try StretchFormatTests.tone44k, "--rate", "0.8", "-o", output, "--progress", "json"])
         #expect(result.status == 0, "\(result.standardError)")
-        let lines = try result.standardError.split(separator: "\n").map {
-            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
-        }
+        let lines = try jsonLines(result.standardError)
         // Issue 16, item 12: a start event, progress lines, a done event, in that order.
         let events = lines.compactMap { $0["event"] as? String }
         #expect(events.count == lines.count, "every line names its event")
@@ -130,7 +128,7 @@ struct ProgressBarTests {
     /// A failed export ends its JSON lines with an `error` event (then the `Error:` line).
     @Test func jsonFailureIsAnErrorEvent() throws {
         let output = try FixtureCache.shared.scratchFolder("progress-json-error").appendingPathComponent("kept.wav").path
-        FileManager.default.createFile(atPath: output, contents: Data("keep".utf8))
+        _ = FileManager.default.createFile(atPath: output, contents: Data("keep".utf8))
         let result = try Slomo.run(["stretch", try StretchFormatTests.tone44k, "--rate", "0.8", "-o", output, "--progress", "json"])
         #expect(result.status == 1)
         let lines = result.standardError.split(separator: "\n")

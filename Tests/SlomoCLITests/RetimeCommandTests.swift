@@ -80,8 +80,7 @@ import Testing
     @Test func jsonProgressIsOneObjectALine() throws {
         let (result, _) = try Self.retime(["--section", "2-4x0.25", "-o", "$OUT/p.mov", "--progress", "json", "--audio", "varispeed"])
         #expect(result.status == 0)
-        let lines = result.standardError.split(separator: "\n")
-        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        let objects = try jsonLines(result.standardError)
         #expect(objects.first?["event"] as? String == "start" && objects.last?["event"] as? String == "done")
         let progress = objects.filter { $0["event"] as? String == "progress" }
         #expect(progress.count >= 2)

@@ -17,6 +17,7 @@ import Testing
     /// frames `rebuilt` (0-based).
     static func scores(_ path: String, against truth: String, rebuilt: [Int]) throws -> (psnr: Double, ssim: Double) {
         let folder = try FixtureCache.shared.scratchFolder("natural-score")
+        defer { try? FileManager.default.removeItem(at: folder) }
         let psnrFile = folder.appendingPathComponent("psnr.txt").path, ssimFile = folder.appendingPathComponent("ssim.txt").path
         let graph = "[0]format=yuv420p,split[a1][a2];[1]format=yuv420p,split[b1][b2];"
             + "[a1][b1]psnr=stats_file=\(psnrFile);[a2][b2]ssim=stats_file=\(ssimFile)"
