@@ -56,6 +56,8 @@ public final class AudioRenderer {
     public private(set) var deliveredFrames = 0
     /// How many pieces of split segments render at the same time.
     public let parallelism: Int
+    /// Source frames fed before a stretched segment (at most `prerollFrames`).
+    let preroll: Int
     /// The engine of spectral segments.
     public let spectralEngine: SpectralEngine
     /// How far (frames) a piece may be shifted to align with the previous one: 5 ms.
@@ -74,7 +76,8 @@ public final class AudioRenderer {
     /// FIFOs and processors of finished segments, for the next ones.
     var leftovers: SegmentLeftovers
 
-    /// Source frames fed before a stretched segment so the processor is warmed up.
+    /// Source frames fed before a stretched segment so the processor is warmed up (unless the
+    /// renderer is asked for less).
     static let prerollFrames = 8192
 
     /// How far back (in frames) the renderer may read behind the furthest frame it has read.
@@ -92,14 +95,17 @@ public final class AudioRenderer {
     ///   - spectralEngine: the engine of spectral segments (default: slomo's phase-gradient engine).
     ///   - crossfade: seconds of crossfade at joins (default 10 ms).
     ///   - parallelism: pieces rendered at the same time (default: the active processor count).
+    ///   - prerollSeconds: source fed before a stretched segment to warm its processor up (nil:
+    ///     `prerollFrames`, the most). A player asks less: starting a stream is then quicker.
     /// - Throws: `AudioError` when a segment's rate is outside its algorithm's range.
     public init(map: TimeMap, source: any AudioSampleSource, sampleRate: Int,
                 algorithm: TimePitchAlgorithm = .spectral, spectralEngine: SpectralEngine = .defaultEngine,
                 sourceTimeOfFrameZero: MediaTime = .zero, crossfade: Double = 0.010,
-                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount) throws {
+                parallelism: Int = ProcessInfo.processInfo.activeProcessorCount, prerollSeconds: Double? = nil) throws {
         try checkFormat(sampleRate: sampleRate, channelCount: source.channelCount)
         self.sampleRate = sampleRate
         self.parallelism = max(1, parallelism)
+        preroll = min(Self.prerollFrames, prerollSeconds.map { Int($0 * Double(sampleRate)) } ?? Self.prerollFrames)
         self.spectralEngine = spectralEngine
         leftovers = SegmentLeftovers(capacity: self.parallelism + 2)
         maximumAlignmentShift = sampleRate / 200
@@ -202,7 +208,7 @@ public final class AudioRenderer {
     /// ends within the look-behind (less 1 s) of the current plan's earliest read.
     private func dispatchAhead() throws {
         let lookBehind = Self.maximumLookBehind(sampleRate: sampleRate) - sampleRate
-        let earliestRead = plans[segmentIndex].sourceStart - Self.prerollFrames - crossfadeFrames
+        let earliestRead = plans[segmentIndex].sourceStart - preroll - crossfadeFrames
         while ahead.count <= parallelism && lastDispatched + 1 < plans.count {
             let k = max(lastDispatched + 1, segmentIndex)
             if plans[k].pieceCount == 1 {
@@ -223,7 +229,7 @@ public final class AudioRenderer {
     /// alignment margins, and the stretcher's look-ahead at any rate.
     private func windowRange(for i: Int) -> Range<Int> {
         let plan = plans[i]
-        let start = plan.sourceStart - min(Self.prerollFrames, max(0, plan.sourceStart))
+        let start = plan.sourceStart - min(preroll, max(0, plan.sourceStart))
         let fastest = max(1, 1 / plan.stretchAtStart, 1 / plan.stretchAtEnd)
         let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
         return start..<(plan.sourceEnd + beyond)

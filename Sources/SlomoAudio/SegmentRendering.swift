@@ -55,7 +55,7 @@ final class SegmentRendering {
         processor = try renderer.leftovers.processor(alg, rate: rate0)
             ?? Self.makeProcessor(alg, rate: rate0, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
-        let pre = min(AudioRenderer.prerollFrames, max(0, plan.sourceStart))
+        let pre = min(renderer.preroll, max(0, plan.sourceStart))
         sourceCursor = plan.sourceStart - pre
         let preOutput = Int((Double(pre) / rate0).rounded())
         alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0

@@ -73,9 +73,10 @@ final class ClipAudio {
 
     /// `part` rendered at `format`'s sample rate and layout (`opened` is its opened stream, nil
     /// for silence) with `algorithm` (and `spectralEngine` for spectral segments), `parallelism`
-    /// pieces at a time (the renderer's default when nil).
+    /// pieces at a time (the renderer's default when nil), with `prerollSeconds` of warm-up
+    /// (the renderer's default when nil).
     init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm,
-         spectralEngine: SpectralEngine, parallelism: Int? = nil) throws {
+         spectralEngine: SpectralEngine, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
         let grid = Rational(1, Int64(format.sampleRate))
         frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
                          - part.map.output.start.ticks(in: grid, rounding: .nearest))
@@ -112,7 +113,8 @@ final class ClipAudio {
                                           pull: pull)
         renderer = try AudioRenderer(map: part.map, source: source, sampleRate: format.sampleRate, algorithm: algorithm,
                                      spectralEngine: spectralEngine, sourceTimeOfFrameZero: (opened.first.presentationTime ?? .zero) - part.origin,
-                                     parallelism: parallelism ?? ProcessInfo.processInfo.activeProcessorCount)
+                                     parallelism: parallelism ?? ProcessInfo.processInfo.activeProcessorCount,
+                                     prerollSeconds: prerollSeconds)
     }
 
     /// Frames not yet delivered.

@@ -39,9 +39,10 @@ final class JoinedAudio {
     /// Opens every part's stream (so that a bad file or an impossible rate fails before
     /// anything is written); throws `.noAudio` when no part has audio. `sampleRate` maps the
     /// first audible part's rate to the track's (to one the encoder takes); `parallelism` is
-    /// how many pieces of a part render at once (nil: as many as there are cores).
+    /// how many pieces of a part render at once (nil: as many as there are cores), and
+    /// `prerollSeconds` how much source warms a stretcher up (nil: the renderer's default).
     init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
-         sampleRate: (Int) -> Int, parallelism: Int? = nil) throws {
+         sampleRate: (Int) -> Int, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
         let opened = try parts.map { try ClipAudio.Opened($0) }
         guard var format = opened.lazy.compactMap({ $0?.format }).first else {
             throw ExportError(.noAudio, "none of the clips has an audio track")
@@ -51,7 +52,7 @@ final class JoinedAudio {
         self.format = format
         self.parts = try zip(parts, opened).map { part, stream in
             try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine,
-                          parallelism: parallelism)
+                          parallelism: parallelism, prerollSeconds: prerollSeconds)
         }
         frameCount = self.parts.reduce(0) { $0 + $1.frameCount }
         fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())

@@ -19,6 +19,11 @@ public final class PlaybackAudio {
     /// The rate on top of the composition's sections.
     public let rate: Rate
     private let joined: JoinedAudio
+    /// Source that warms a stretcher up before the stream's first frame: 43 ms, one window of
+    /// the phase-gradient engine. A player starts a stream at every seek and change of rate,
+    /// and this pre-roll, stretched, is most of its first block: with an export's 8192 frames a
+    /// change to 0.25x took 77 ms to render before it could be heard, with 2048 about 20 ms.
+    static let prerollSeconds = 2048.0 / 48000
 
     /// Throws `ExportError(.noAudio)` when no clip has audio, `AudioError` when a segment's
     /// rate times `rate` is outside `algorithm`'s range, and the errors of the files.
@@ -34,7 +39,8 @@ public final class PlaybackAudio {
         }
         // One piece at a time: playing needs real time only, and pieces rendered ahead in bursts
         // on every core starved the sound device and the screen.
-        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 }, parallelism: 1)
+        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 }, parallelism: 1,
+                                 prerollSeconds: Self.prerollSeconds)
         sampleRate = joined.format.sampleRate
         channelCount = joined.format.channelCount
         let firstFrame = try parts[0].map.output.start.ticks(in: Rational(1, Int64(sampleRate)), rounding: .nearest)

@@ -9,8 +9,9 @@ import Synchronization
 /// The thread that renders the item's audio into the `AudioRing`, a little ahead of the
 /// device: a `PlaybackAudio` stream (the export's renderer over the item's maps, trimmed to
 /// where playing starts and scaled by the player's rate). A seek starts a new stream at the
-/// target and drops what was queued; a rate or algorithm change starts one where the queued
-/// audio ends and crossfades into it, so it is heard within the queue's length without a click.
+/// target and drops what was queued; a rate or algorithm change starts one at the device's next
+/// frame and splices it into the queue there, crossfaded, so it is heard as soon as its first
+/// block is rendered, without a click.
 final class AudioFeed: Sendable {
     /// What to render: the player's rate and algorithm.
     struct Settings: Sendable, Equatable {
@@ -30,10 +31,8 @@ final class AudioFeed: Sendable {
         var failure: Error?
     }
 
-    /// How far ahead of the device the feed renders: 80 ms. A change is heard once the queue
-    /// has played, and the queue has to outlast the new stream's first block, which is
-    /// rendered meanwhile (3 ms to open, 17 ms at 2x, up to 48 ms at 0.25x for the spectral
-    /// engine's pre-roll, more on a busy machine): with 60 and 70 ms, CI saw a change run dry.
+    /// How far ahead of the device the feed renders: 80 ms, so that a busy machine does not
+    /// starve the device (a change of rate does not wait for it: see `Stream.changed`).
     static let lead = 0.080
     /// Crossfade at a change of rate or algorithm.
     static let crossfade = 0.010
@@ -60,7 +59,7 @@ final class AudioFeed: Sendable {
     /// Plays from `time` on: drops what is queued.
     func seek(to time: MediaTime, settings: Settings) { control.withLock { $0.pending = .seek(time, settings) } }
 
-    /// Changes rate or algorithm where the queued audio ends.
+    /// Changes rate or algorithm as soon as the new stream's first block is rendered.
     func change(_ settings: Settings) {
         control.withLock { control in
             if case .seek(let time, _) = control.pending { control.pending = .seek(time, settings) } else {
@@ -147,26 +146,40 @@ final class AudioFeed: Sendable {
             return true
         }
 
-        /// A stream with `settings` that continues where the queued audio ends, crossfaded
-        /// from this one's continuation (rendered now, so the queue keeps all it holds while
-        /// the new stream renders its first block).
+        /// A stream with `settings` that takes over from this one as soon as it can. It starts at
+        /// the item time of the next frame the device takes and renders its first block (its
+        /// pre-roll, the costly part) while the queue plays on; then it skips what the device took
+        /// meanwhile and is spliced in at the device's next frame, faded in from the queued
+        /// frames. Should the queue run short first, this stream renders on to keep it playing.
         func changed(to settings: Settings, item: PlayerItem, ring: AudioRing) throws -> Stream {
             let fade = Int(AudioFeed.crossfade * Double(ring.sampleRate))
-            let start = nextItemTime
-            let tail = try next(fade, channels: ring.channelCount) ?? []
-            let successor = try Stream(item: item, start: MediaTime(value: Int64((start * 1e9).rounded()), timescale: 1_000_000_000), settings: settings, ring: ring)
-            let fresh = try successor.next(max(tail.count / ring.channelCount, 1), channels: ring.channelCount) ?? []
-            var mixed = fresh
-            let frames = min(tail.count, fresh.count) / ring.channelCount
-            for frame in 0..<frames {
-                let gain = Float(0.5 - 0.5 * cos(Double.pi * (Double(frame) + 0.5) / Double(frames)))
-                for channel in 0..<ring.channelCount {
-                    let i = frame * ring.channelCount + channel
-                    mixed[i] = tail[i] * (1 - gain) + fresh[i] * gain
+            let first = ring.queuePositions().next
+            let start = ring.itemTime(ofQueued: first) ?? nextItemTime
+            let successor = try Stream(item: item, start: MediaTime(value: Int64((start * 1e9).rounded()), timescale: 1_000_000_000),
+                                       settings: settings, ring: ring)
+            // The successor's frames not yet in the ring: its frames `delivered − count` on.
+            var pending: [Float] = []
+            while true {
+                let (position, end) = ring.queuePositions()
+                if position + fade > end {
+                    guard try feed(ring, frames: position + fade - end) else { return self }
+                    continue
                 }
+                guard let time = ring.itemTime(ofQueued: position) else { continue }
+                // The successor's frame that plays at `time`, and enough after it to prime the device.
+                let skip = max(0, Int(((time - successor.audio.startTime.doubleSeconds) / successor.itemPerFrame).rounded()))
+                let wanted = skip + max(fade, ring.primingFrames)
+                while successor.delivered < wanted, let block = try successor.next(wanted - successor.delivered, channels: ring.channelCount) {
+                    pending += block
+                }
+                let firstPending = successor.delivered - pending.count / ring.channelCount
+                if firstPending < skip { pending.removeFirst(min(skip - firstPending, pending.count / ring.channelCount) * ring.channelCount) }
+                let label = successor.nextItemTime - Double(pending.count / ring.channelCount) * successor.itemPerFrame
+                if ring.splice(pending, at: position, itemTime: label, itemPerFrame: successor.itemPerFrame, fade: fade) {
+                    return successor
+                }
+                if pending.count < fade * ring.channelCount { return self }
             }
-            ring.append(mixed, itemTime: successor.audio.startTime.doubleSeconds, itemPerFrame: successor.itemPerFrame)
-            return successor
         }
     }
 }

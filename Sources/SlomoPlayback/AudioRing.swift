@@ -31,6 +31,9 @@ final class AudioRing: Sendable {
     private struct State {
         var blocks: [Block] = []
         var queuedFrames = 0
+        /// Frames appended since the ring was made (less those a splice replaced): the queue's
+        /// end, as a position; the next frame the device takes is at `appendedFrames − queuedFrames`.
+        var appendedFrames = 0
         var deviceFrames = 0
         var anchors: [Anchor] = []
         /// Device frame at which the last callback's buffer starts, and when it was called.
@@ -77,7 +80,76 @@ final class AudioRing: Sendable {
         state.withLock {
             $0.blocks.append(Block(samples: samples, offset: 0, itemTime: itemTime, itemPerFrame: itemPerFrame))
             $0.queuedFrames += samples.count / channelCount
+            $0.appendedFrames += samples.count / channelCount
             $0.ended = false
+        }
+    }
+
+    /// Where the queue stands, as positions (frames appended since the ring was made): the next
+    /// frame the device takes, and the end of what is queued.
+    func queuePositions() -> (next: Int, end: Int) {
+        state.withLock { ($0.appendedFrames - $0.queuedFrames, $0.appendedFrames) }
+    }
+
+    /// The item time the queued frame at `position` plays at; nil when it is not queued.
+    func itemTime(ofQueued position: Int) -> Double? {
+        state.withLock { state in
+            var start = state.appendedFrames - state.queuedFrames - (state.blocks.first?.offset ?? 0)
+            for block in state.blocks {
+                let frames = block.samples.count / channelCount
+                if position < start + frames {
+                    return position >= start + block.offset ? block.itemTime + Double(position - start) * block.itemPerFrame : nil
+                }
+                start += frames
+            }
+            return nil
+        }
+    }
+
+    /// Replaces the queued frames from `position` on by `samples` (interleaved, whose first frame
+    /// plays at `itemTime`), fading from the queued frames into them over their first `fade`
+    /// frames. Atomic with the device: false, and nothing changed, when the device has taken
+    /// frame `position` already or fewer than `fade` frames are queued from it.
+    func splice(_ samples: [Float], at position: Int, itemTime: Double, itemPerFrame: Double, fade: Int) -> Bool {
+        state.withLock { state in
+            let next = state.appendedFrames - state.queuedFrames
+            guard position >= next, position + fade <= state.appendedFrames, samples.count >= fade * channelCount else { return false }
+            var kept: [Block] = [], replaced: [Float] = []
+            var start = next - (state.blocks.first?.offset ?? 0)
+            for var block in state.blocks {
+                let frames = block.samples.count / channelCount
+                defer { start += frames }
+                let cut = max(position - start, 0)
+                if cut < frames, replaced.count < fade * channelCount {
+                    replaced += block.samples[(cut * channelCount)..<(min(frames, cut + fade) * channelCount)]
+                }
+                if cut > block.offset {
+                    block.samples.removeSubrange((min(cut, frames) * channelCount)...)
+                    kept.append(block)
+                }
+            }
+            var mixed = samples
+            Self.crossfade(from: replaced, into: &mixed, frames: fade, channels: channelCount)
+            kept.append(Block(samples: mixed, offset: 0, itemTime: itemTime, itemPerFrame: itemPerFrame))
+            state.blocks = kept
+            let added = samples.count / channelCount
+            state.queuedFrames = position - next + added
+            state.appendedFrames = position + added
+            state.ended = false
+            return true
+        }
+    }
+
+    /// Fades `samples` (interleaved) in over their first `frames` frames from `old`, with a
+    /// raised cosine (equal gain: the two are the same sound at different rates).
+    static func crossfade(from old: [Float], into samples: inout [Float], frames: Int, channels: Int) {
+        let frames = min(frames, old.count / channels, samples.count / channels)
+        for frame in 0..<frames {
+            let gain = Float(0.5 - 0.5 * cos(Double.pi * (Double(frame) + 0.5) / Double(frames)))
+            for channel in 0..<channels {
+                let i = frame * channels + channel
+                samples[i] = old[i] * (1 - gain) + samples[i] * gain
+            }
         }
     }
 

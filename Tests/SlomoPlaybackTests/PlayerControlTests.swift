@@ -88,7 +88,11 @@ struct PlayerControlTests {
             // SDL's disk driver plays about 1.5 % fast (it sleeps 21 ms a 21.3 ms buffer), and pictures
             // come in output-time steps of 1/240 s: the slope is held to 3 %.
             #expect(abs(m2 - change.rate) < 0.03 * change.rate)
-            #expect(bend - change.wallTime <= 0.100 && bend - change.wallTime > -0.02)
+            // The disk driver writes a buffer the moment it takes it; a real device plays it one
+            // buffer later (the clock counts that latency): heard here that much sooner, a change
+            // is heard within 100 ms on a desktop too.
+            let realDeviceLatency = 1024.0 / 48000   // the buffer slomo asks SDL for, at the clip's rate
+            #expect(bend - change.wallTime <= 0.100 - realDeviceLatency && bend - change.wallTime > -0.02)
         }
         let flashes = [1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 7.5, 8.5, 9.5]
         let errors = probe.syncErrors(flashes: flashes, length: 1.0 / 15)
