@@ -24,6 +24,8 @@ final class AudioRing: Sendable {
     private struct Block {
         var samples: [Float]
         var offset: Int
+        /// The position (see `queuePositions`) of the block's first frame.
+        let position: Int
         let itemTime: Double
         let itemPerFrame: Double
     }
@@ -78,7 +80,8 @@ final class AudioRing: Sendable {
     func append(_ samples: [Float], itemTime: Double, itemPerFrame: Double) {
         guard !samples.isEmpty else { return }
         state.withLock {
-            $0.blocks.append(Block(samples: samples, offset: 0, itemTime: itemTime, itemPerFrame: itemPerFrame))
+            $0.blocks.append(Block(samples: samples, offset: 0, position: $0.appendedFrames, itemTime: itemTime,
+                                   itemPerFrame: itemPerFrame))
             $0.queuedFrames += samples.count / channelCount
             $0.appendedFrames += samples.count / channelCount
             $0.ended = false
@@ -94,15 +97,9 @@ final class AudioRing: Sendable {
     /// The item time the queued frame at `position` plays at; nil when it is not queued.
     func itemTime(ofQueued position: Int) -> Double? {
         state.withLock { state in
-            var start = state.appendedFrames - state.queuedFrames - (state.blocks.first?.offset ?? 0)
-            for block in state.blocks {
-                let frames = block.samples.count / channelCount
-                if position < start + frames {
-                    return position >= start + block.offset ? block.itemTime + Double(position - start) * block.itemPerFrame : nil
-                }
-                start += frames
-            }
-            return nil
+            guard let block = state.blocks.last(where: { $0.position + $0.offset <= position }),
+                  position < block.position + block.samples.count / channelCount else { return nil }
+            return block.itemTime + Double(position - block.position) * block.itemPerFrame
         }
     }
 
@@ -115,11 +112,9 @@ final class AudioRing: Sendable {
             let next = state.appendedFrames - state.queuedFrames
             guard position >= next, position + fade <= state.appendedFrames, samples.count >= fade * channelCount else { return false }
             var kept: [Block] = [], replaced: [Float] = []
-            var start = next - (state.blocks.first?.offset ?? 0)
             for var block in state.blocks {
                 let frames = block.samples.count / channelCount
-                defer { start += frames }
-                let cut = max(position - start, 0)
+                let cut = max(position - block.position, 0)
                 if cut < frames, replaced.count < fade * channelCount {
                     replaced += block.samples[(cut * channelCount)..<(min(frames, cut + fade) * channelCount)]
                 }
@@ -130,7 +125,7 @@ final class AudioRing: Sendable {
             }
             var mixed = samples
             Self.crossfade(from: replaced, into: &mixed, frames: fade, channels: channelCount)
-            kept.append(Block(samples: mixed, offset: 0, itemTime: itemTime, itemPerFrame: itemPerFrame))
+            kept.append(Block(samples: mixed, offset: 0, position: position, itemTime: itemTime, itemPerFrame: itemPerFrame))
             state.blocks = kept
             let added = samples.count / channelCount
             state.queuedFrames = position - next + added
@@ -142,7 +137,7 @@ final class AudioRing: Sendable {
 
     /// Fades `samples` (interleaved) in over their first `frames` frames from `old`, with a
     /// raised cosine (equal gain: the two are the same sound at different rates).
-    static func crossfade(from old: [Float], into samples: inout [Float], frames: Int, channels: Int) {
+    private static func crossfade(from old: [Float], into samples: inout [Float], frames: Int, channels: Int) {
         let frames = min(frames, old.count / channels, samples.count / channels)
         for frame in 0..<frames {
             let gain = Float(0.5 - 0.5 * cos(Double.pi * (Double(frame) + 0.5) / Double(frames)))
