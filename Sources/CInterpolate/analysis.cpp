@@ -23,7 +23,8 @@ constexpr double kFailureResidual = 10.0;
 
 } // namespace
 
-void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &st) {
+void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const cv::Mat &f01, const cv::Mat &f10, const FlowScale &luma,
+                  ci_pair_stats &st) {
     const int step = 4; // a 1-in-16 sample grid is plenty for frame-level statistics
     // The residual ignores a global brightness gain (fades, exposure steps): those are not
     // cuts, and the (1-t)/t blend of the warped frames reproduces them. Measured in b's units.
@@ -34,23 +35,24 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
     long n = 0, n_res = 0, n_fb = 0, n_bad = 0;
     for (int y = 0; y < a8.rows; y += step) {
         const uint8_t *ra = a8.ptr<uint8_t>(y), *rb = b8.ptr<uint8_t>(y);
-        const float *ux = f01.x.ptr<float>(y), *uy = f01.y.ptr<float>(y);
-        const float *wx = f10.x.ptr<float>(y), *wy = f10.y.ptr<float>(y);
         for (int x = 0; x < a8.cols; x += step) {
             n++;
             diff += std::abs(int(ra[x]) - int(rb[x]));
-            const float u = ux[x], v = uy[x];
+            const cv::Vec2f forward = flow_at(f01, luma, float(x), float(y));
+            const float u = forward[0], v = forward[1];
             motion += std::sqrt(u * u + v * v);
             const float bx = float(x) + u, by = float(y) + v;
             if (inside(b8, bx, by)) { // a → b: residual and consistency
                 res += std::fabs(gain * float(ra[x]) - bilinear<uint8_t>(b8, bx, by));
                 n_res++;
-                const float ub = bilinear<float>(f10.x, bx, by), vb = bilinear<float>(f10.y, bx, by);
+                const cv::Vec2f back = flow_at(f10, luma, bx, by);
+                const float ub = back[0], vb = back[1];
                 const float ex = u + ub, ey = v + vb;
                 n_fb++;
                 if (ex * ex + ey * ey > fb_tolerance(u, v, ub, vb)) n_bad++;
             }
-            const float ax = float(x) + wx[x], ay = float(y) + wy[x];
+            const cv::Vec2f backward = flow_at(f10, luma, float(x), float(y));
+            const float ax = float(x) + backward[0], ay = float(y) + backward[1];
             if (inside(a8, ax, ay)) { // b → a: residual only
                 res += std::fabs(float(rb[x]) - gain * bilinear<uint8_t>(a8, ax, ay));
                 n_res++;
@@ -70,28 +72,6 @@ void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const F
         st.klass = CI_PAIR_SCENE_CUT;
     else if (st.inconsistent > kFailureInconsistent && st.residual > kFailureResidual)
         st.klass = CI_PAIR_FLOW_FAILURE;
-}
-
-void visibility_map(const Flow &f_ab, const Flow &f_ba, cv::Mat &vis) {
-    const int w = f_ab.x.cols, h = f_ab.x.rows;
-    vis.create(h, w, CV_32FC1);
-    for (int y = 0; y < h; y++) {
-        const float *ux = f_ab.x.ptr<float>(y), *uy = f_ab.y.ptr<float>(y);
-        float *out = vis.ptr<float>(y);
-        for (int x = 0; x < w; x++) {
-            const float u = ux[x], v = uy[x];
-            const float bx = float(x) + u, by = float(y) + v;
-            if (!inside(f_ba.x, bx, by)) { // leaves the frame: no partner in the other frame
-                out[x] = 0.1f;
-                continue;
-            }
-            const float ub = bilinear<float>(f_ba.x, bx, by), vb = bilinear<float>(f_ba.y, bx, by);
-            const float ex = u + ub, ey = v + vb;
-            const float tol = fb_tolerance(u, v, ub, vb);
-            const float excess = std::max(0.f, ex * ex + ey * ey - tol);
-            out[x] = tol / (tol + excess);
-        }
-    }
 }
 
 } // namespace ci

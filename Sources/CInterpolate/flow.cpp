@@ -1,4 +1,4 @@
-// DIS optical flow (OpenCV 4.6) on shrunk 8-bit luma, and its resampling to luma and chroma planes.
+// DIS optical flow (OpenCV 4.6) on shrunk 8-bit luma.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -52,19 +52,6 @@ void compute_flow(const FlowEngine &fe, const cv::Mat &a, const cv::Mat &b, bool
     // at the shrunk size it is small (460 KB at 720p), unlike the full-size flow it replaces.
     if (!seed || flow.size() != a.size() || flow.type() != CV_32FC2) flow.release();
     fe.dis->calc(a, b, flow);
-}
-
-void upsample_flow(const cv::Mat &flow, cv::Size size, double sx, double sy, Flow &parts, Flow &out) {
-    cv::Mat xy[2] = {parts.x, parts.y};
-    cv::split(flow, xy);
-    parts.x = xy[0];
-    parts.y = xy[1];
-    // Scaling before resizing (on the small planes) is the same as after: bilinear weights
-    // are linear, and the luma factors are powers of two, so even the rounding is the same.
-    parts.x *= sx;
-    parts.y *= sy;
-    cv::resize(parts.x, out.x, size, 0, 0, cv::INTER_LINEAR);
-    cv::resize(parts.y, out.y, size, 0, 0, cv::INTER_LINEAR);
 }
 
 } // namespace ci

@@ -30,25 +30,22 @@ inline float mix(const cv::Mat &a, float ax, float ay, const cv::Mat &b, float b
 }
 
 template <typename T>
-void blend(const cv::Mat &a, const cv::Mat &b, const Flow &f01, const Flow &f10, float t, const cv::Mat *weight1,
-           const cv::Mat &disagree, int above, cv::Mat &out) {
-    for (int y = 0; y < a.rows; y++) {
-        const T *d = disagree.ptr<T>(y), *ra = a.ptr<T>(y), *rb = b.ptr<T>(y);
-        const float *ux = f01.x.ptr<float>(y), *uy = f01.y.ptr<float>(y);
-        const float *wx = f10.x.ptr<float>(y), *wy = f10.y.ptr<float>(y);
-        const float *kk = weight1 ? weight1->ptr<float>(y) : nullptr;
-        T *o = out.ptr<T>(y);
+void blend(const cv::Mat &a, const cv::Mat &b, const PairFlows &f, float t, int y0, const cv::Mat &mean, int above,
+           cv::Mat &out) {
+    for (int r = 0; r < mean.rows; r++) {
+        const int y = y0 + r;
+        const T *d = mean.ptr<T>(r), *ra = a.ptr<T>(y), *rb = b.ptr<T>(y);
+        T *o = out.ptr<T>(r);
         const float fy = float(y);
         for (int x = 0; x < a.cols; x++) {
             if (d[x] <= above) continue;
-            const float k = kk ? kk[x] : t, fx = float(x);
+            const float fx = float(x);
+            const cv::Vec2f u = flow_at(f.f01, f.luma, fx, fy), w = flow_at(f.f10, f.luma, fx, fy);
             // Forward: the content at x moved by F01 over the whole interval, so at t it came
             // from x - t·F01 in a and goes to x + (1-t)·F01 in b. Backward likewise with F10.
-            const float forward =
-                mix<T>(a, fx - t * ux[x], fy - t * uy[x], b, fx + (1 - t) * ux[x], fy + (1 - t) * uy[x], k);
-            const float backward =
-                mix<T>(a, fx + t * wx[x], fy + t * wy[x], b, fx - (1 - t) * wx[x], fy - (1 - t) * wy[x], k);
-            const float still = float(ra[x]) * (1 - k) + float(rb[x]) * k;
+            const float forward = mix<T>(a, fx - t * u[0], fy - t * u[1], b, fx + (1 - t) * u[0], fy + (1 - t) * u[1], t);
+            const float backward = mix<T>(a, fx + t * w[0], fy + t * w[1], b, fx - (1 - t) * w[0], fy - (1 - t) * w[1], t);
+            const float still = float(ra[x]) * (1 - t) + float(rb[x]) * t;
             o[x] = T((forward + backward + still) / 3.f + 0.5f);
         }
     }
@@ -56,13 +53,13 @@ void blend(const cv::Mat &a, const cv::Mat &b, const Flow &f01, const Flow &f10,
 
 } // namespace
 
-void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const Flow &f01, const Flow &f10, double t,
-                      const cv::Mat *weight1, const cv::Mat &disagree, int above, cv::Mat &out) {
-    out.create(a.rows, a.cols, a.type());
+void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const PairFlows &f, double t, int y0, const cv::Mat &mean,
+                      int above, cv::Mat &out) {
+    out.create(mean.rows, mean.cols, a.type());
     if (a.depth() == CV_8U)
-        blend<uint8_t>(a, b, f01, f10, float(t), weight1, disagree, above, out);
+        blend<uint8_t>(a, b, f, float(t), y0, mean, above, out);
     else
-        blend<uint16_t>(a, b, f01, f10, float(t), weight1, disagree, above, out);
+        blend<uint16_t>(a, b, f, float(t), y0, mean, above, out);
 }
 
 } // namespace ci

@@ -33,11 +33,6 @@ struct Frame {
     cv::Mat plane[3];
 };
 
-// A flow field as two float planes (x and y displacement in pixels of its own plane).
-struct Flow {
-    cv::Mat x, y; // CV_32FC1
-};
-
 // Bilinear sample of a single-channel plane at (x, y), which must lie inside the plane.
 template <typename T> inline float bilinear(const cv::Mat &m, float x, float y) {
     const int x0 = std::min(int(x), m.cols - 2), y0 = std::min(int(y), m.rows - 2);
@@ -59,7 +54,9 @@ bool check_planes(const Layout &lay, const ci_planes *p, std::string &err);
 // Copies caller planes into `dst` (allocating it), row by row (any linesize).
 void copy_in(const Layout &lay, const ci_planes &src, Frame &dst);
 // Copies `src` into caller planes, row by row.
-void copy_out(const Layout &lay, const Frame &src, const ci_planes &dst);
+void copy_out(const Frame &src, const ci_planes &dst);
+// Copies a band into rows [y0, y0 + band.rows) of the caller's plane p.
+void store_rows(const cv::Mat &band, const ci_planes &dst, int p, int y0);
 // True when the caller's planes hold exactly the pixels of `f`.
 bool same_pixels(const Layout &lay, const ci_planes &p, const Frame &f);
 // 8-bit luma for the flow estimator (10-bit is rounded down to 8 bits).
@@ -69,9 +66,8 @@ void luma_to_8bit(const Layout &lay, const cv::Mat &y, cv::Mat &y8);
 // DIS never works above its finest pyramid level: it area-shrinks its input to that level,
 // estimates there and on coarser levels, and bilinearly enlarges the result. The engine does
 // the shrinking itself and runs DIS with finest level 0 on the shrunk plane, which gives the
-// same flow bit for bit, while each frame is shrunk once for both of its pairs and the
-// full-size flow is written once, straight into the planes that use it (no CV_32FC2
-// full-size buffer from DIS to split).
+// same flow bit for bit, while each frame is shrunk once for both of its pairs. The flow is
+// kept at that size (resample.cpp reads it at full size where needed).
 struct FlowEngine {
     cv::Ptr<cv::DISOpticalFlow> dis; // finest scale 0 once it sees shrunk planes
     int shrink = 0;                  // luma is shrunk 2^shrink times (DIS's finest level for the preset)
@@ -83,9 +79,23 @@ void shrink_luma(const FlowEngine &fe, const cv::Mat &y8, cv::Mat &small);
 // Flow from a to b (shrunk planes) into `flow` (CV_32FC2, shrunk-plane pixels). With `seed`,
 // `flow` holds the previous pair's flow of the same direction and the search starts from it.
 void compute_flow(const FlowEngine &fe, const cv::Mat &a, const cv::Mat &b, bool seed, cv::Mat &flow);
-// A shrunk flow resampled (bilinear) to a plane of `size`, its x and y displacements
-// multiplied by sx and sy (that plane's pixels per shrunk-plane pixel). `parts` is scratch.
-void upsample_flow(const cv::Mat &flow, cv::Size size, double sx, double sy, Flow &parts, Flow &out);
+
+// --- resample.cpp: a shrunk flow read at the pixels of the plane that uses it -------------
+// The flows DIS returns (CV_32FC2, shrunk-plane pixels) are kept at that size. A reader takes
+// them as cv::resize (INTER_LINEAR) enlarges them (pixel centres aligned, positions clamped to
+// the edge samples), displacements scaled to the plane's pixels: the analysis and the three
+// guesses at the points they need, the warps as whole planes of positions.
+struct FlowScale {
+    float gain_x = 1, gain_y = 1; // the plane's pixels per shrunk pixel (displacements; powers of two)
+    double step_x = 1, step_y = 1; // shrunk pixels per plane pixel (positions), as cv::resize computes them
+};
+// The scale for a plane of `plane` size reading a flow of `flow` size.
+FlowScale flow_scale(cv::Size flow, cv::Size plane, float gain_x, float gain_y);
+// The flow's displacement at plane position (x, y), which may lie between pixels.
+cv::Vec2f flow_at(const cv::Mat &flow, const FlowScale &s, float x, float y);
+// Backward-warp sample positions for a plane of `size`: each pixel's own position plus the
+// flow there (CV_32FC2).
+void sample_positions(const cv::Mat &flow, const FlowScale &s, cv::Size size, cv::Mat &positions);
 
 // --- halfpel.cpp: sharp sampling -----------------------------------------------------------
 // The plane upsampled 2x (`up` sample (2x, 2y) is plane sample (x, y)); the samples in between
@@ -98,48 +108,48 @@ void upsample_halfpel(const cv::Mat &plane, HalfpelScratch &s, cv::Mat &up);
 
 // --- analysis.cpp: consistency, residuals and the cut / failure decision ------------------
 // Measures frame difference, flow-compensated residual and forward-backward consistency on
-// 8-bit luma, and classifies the pair.
-void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const Flow &f01, const Flow &f10, ci_pair_stats &stats);
-// Per-pixel visibility weight in (0, 1] of frame A's pixels from the forward-backward check
-// of f_ab against f_ba (1 = consistent).
-void visibility_map(const Flow &f_ab, const Flow &f_ba, cv::Mat &vis /* CV_32FC1 */);
+// 8-bit luma, and classifies the pair. f01/f10 are DIS's flows, read at luma pixels through `luma`.
+void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const cv::Mat &f01, const cv::Mat &f10, const FlowScale &luma,
+                  ci_pair_stats &stats);
 
 // --- render.cpp: intermediate flows, warping and blending --------------------------------
-struct RenderScratch {
-    cv::Mat map0x, map0y, map1x, map1y; // backward-warp sample positions (CV_32FC1)
-    cv::Mat w0, w1;                     // warped planes
-    cv::Mat map2x, map2y;               // a map times 2, for the half-pel planes
-    cv::Mat sharp0, sharp1;             // warped half-pel planes (luma)
-    cv::Mat disagree;                   // local mean |w0 - w1| (luma)
-    cv::Mat uncertain;                  // three-hypothesis blend where they disagree (luma)
-    cv::Mat v0, v1;                     // warped visibility (occlusion blend only)
+// A pair's flows as DIS returned them, and how luma and chroma read them.
+struct PairFlows {
+    cv::Mat f01, f10; // CV_32FC2 at DIS's size
+    FlowScale luma, chroma;
 };
-// Sample positions at fraction t for one plane (flows in that plane's pixels): Super SloMo's
-// intermediate flows F_t→0 and F_t→1 added to the pixel grid.
-void make_maps(const Flow &f01, const Flow &f10, double t, RenderScratch &s);
-// Per-pixel weight of frame 1 from visibility maps (luma resolution, after make_maps):
-// (1-t)·vis0 against t·vis1, both carried along the warps; samples from outside a frame
-// count little.
-void occlusion_weight(const cv::Mat &vis0, const cv::Mat &vis1, double t, RenderScratch &s, cv::Mat &weight1);
-// Backward-warps i0 and i1 with the maps in `s` (bilinear, replicated border) and blends
-// them: (1-t)·i0' + t·i1', or i0' + weight1·(i1' - i0') when weight1 is given.
-void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
-                cv::Mat &out);
-// The same for luma, also warping the half-pel planes up0/up1 of i0/i1 (f01/f10: the luma
-// flows the maps came from): the sharp blend where the two warped frames agree, the
+// Super SloMo's intermediate flows at fraction t, at DIS's size (CV_32FC2, shrunk pixels).
+struct IntermediateFlows {
+    cv::Mat to0, to1; // F_t→0, F_t→1
+};
+void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g);
+// Buffers kept between renders. After the sample positions, the frame is rendered in bands of
+// rows, so the intermediate planes of a band are used while they are in cache.
+struct RenderScratch {
+    cv::Mat map0, map1;             // sample positions in frames 0 and 1 (CV_32FC2, the plane)
+    cv::Mat half0, half1;           // a band of positions in the half-pel planes
+    cv::Mat w0, w1;                 // a band of the two bilinear warps
+    cv::Mat disagree;               // |w0 - w1| for the plane (its 5x5 mean needs the next band's rows)
+    cv::Mat sharp0, sharp1;         // the half-pel warps for the plane
+    cv::Mat mean, uncertain, out;   // a band: mean disagreement, three-hypothesis blend, result
+};
+// Renders luma at fraction t into plane 0 of `out`: both frames backward-warped (bilinear, and
+// sharp from the half-pel planes up0/up1), the sharp blend where the bilinear warps agree, the
 // three-hypothesis blend where they disagree (misplaced or occluded content, where a sharp
-// ghost costs more than a soft one), graded in between. `peak` is the largest sample value
-// (255 or 1023).
-void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const Flow &f01,
-                      const Flow &f10, double t, const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out);
+// ghost costs more than a soft one), graded in between. `peak`: 255 or 1023.
+void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const PairFlows &f,
+                 const IntermediateFlows &g, double t, int peak, RenderScratch &s, const ci_planes &out);
+// Renders both chroma planes of a and b at fraction t into `out`: bilinear warps blended (1-t, t).
+void render_chroma(const Frame &a, const Frame &b, const PairFlows &f, const IntermediateFlows &g, double t,
+                   RenderScratch &s, const ci_planes &out);
 
 // --- hypotheses.cpp: uncertain motion --------------------------------------------------------
-// Where `disagree` (the mean |w0 - w1|, in sample units) exceeds `above`, writes the mean of
-// three blends of a and b (frame-1 weight t, or weight1): both moved by the forward flow f01
-// held over the interval, by the backward flow f10, and not moved. Other pixels of `out`
-// (allocated to a's size and type) are left unwritten.
-void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const Flow &f01, const Flow &f10, double t,
-                      const cv::Mat *weight1, const cv::Mat &disagree, int above, cv::Mat &out);
+// For plane rows [y0, y0 + mean.rows): where `mean` (the mean |w0 - w1| of the band, in sample
+// units) exceeds `above`, writes into `out` (a band like `mean`) the mean of three blends of a
+// and b (frame-1 weight t): both moved by the forward flow held over the interval, by the
+// backward flow, and not moved. Other pixels of `out` are left unwritten.
+void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const PairFlows &f, double t, int y0, const cv::Mat &mean,
+                      int above, cv::Mat &out);
 
 } // namespace ci
 

@@ -16,29 +16,23 @@ struct ci_interpolator {
     ci::FlowEngine flow;
 
     bool cut_detection = true;
-    bool occlusion_blend = false;
     bool seed_flow = false;
 
     // The pair: frames, 8-bit luma and its shrunk copy for DIS, half-pel luma for sharp
-    // warps, flows (luma and chroma), visibility maps.
+    // warps, and the flows at DIS's size (the previous pair's seed the next with seeding).
     ci::Frame frame[2];
     cv::Mat luma8[2], small[2];
     cv::Mat halfpel[2];
     bool halfpel_ready[2] = {false, false}; // a stale plane keeps its buffer for the next frame
     ci::HalfpelScratch halfpel_scratch;
-    cv::Mat flow01_xy, flow10_xy; // CV_32FC2 at DIS's size, as DIS returns them (kept for seeding)
-    ci::Flow f01, f10, f01c, f10c, parts;
-    cv::Mat vis0, vis1;
+    ci::PairFlows flows;
     bool have_pair = false;
-    bool vis_ready = false;
     ci_pair_stats stats{};
 
     // Luma and chroma keep their own scratch: one shared set would be reallocated twice a
-    // render as the plane size alternates (fresh pages from the kernel each time, unless the
-    // allocator happens to recycle them).
+    // render as the band width alternates.
+    ci::IntermediateFlows intermediate;
     ci::RenderScratch scratch, scratch_c;
-    ci::Frame rendered;
-    cv::Mat weight1, weight1c;
 
     std::string error;
 };
@@ -125,7 +119,6 @@ int ci_set_option(ci_interpolator *ci, ci_option option, int value) {
     if (value != 0 && value != 1) return fail(ci, CI_ERR_INVALID, "option value must be 0 or 1");
     switch (option) {
     case CI_OPT_CUT_DETECTION: ci->cut_detection = value; break;
-    case CI_OPT_OCCLUSION_BLEND: ci->occlusion_blend = value; break;
     case CI_OPT_SEED_FLOW: ci->seed_flow = value; break;
     default: return fail(ci, CI_ERR_INVALID, "unknown option " + std::to_string(int(option)));
     }
@@ -145,7 +138,6 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b) {
         // Sliding window: the new a is usually the previous b, already copied and measured.
         const bool continues = ci->have_pair && ci::same_pixels(lay, *a, ci->frame[1]);
         ci->have_pair = false;
-        ci->vis_ready = false;
         if (continues) {
             std::swap(ci->frame[0], ci->frame[1]);
             std::swap(ci->luma8[0], ci->luma8[1]);
@@ -163,34 +155,27 @@ int ci_set_pair(ci_interpolator *ci, const ci_planes *a, const ci_planes *b) {
         ci::shrink_luma(ci->flow, ci->luma8[1], ci->small[1]);
         ci->halfpel_ready[1] = false;
 
-        // Seeds are the previous pair's flows, still in flow01_xy / flow10_xy (constant-motion
-        // assumption); without seeding compute_flow starts from an empty buffer.
+        // Seeds are the previous pair's flows, still in `flows` (constant-motion assumption);
+        // without seeding compute_flow starts from an empty buffer.
         const bool seed = continues && ci->seed_flow;
-        ci::compute_flow(ci->flow, ci->small[0], ci->small[1], seed, ci->flow01_xy);
-        ci::compute_flow(ci->flow, ci->small[1], ci->small[0], seed, ci->flow10_xy);
-        const double up = double(1 << ci->flow.shrink); // luma pixels per shrunk pixel
-        const cv::Size luma_size(lay.width, lay.height);
-        ci::upsample_flow(ci->flow01_xy, luma_size, up, up, ci->parts, ci->f01);
-        ci::upsample_flow(ci->flow10_xy, luma_size, up, up, ci->parts, ci->f10);
+        ci::PairFlows &f = ci->flows;
+        ci::compute_flow(ci->flow, ci->small[0], ci->small[1], seed, f.f01);
+        ci::compute_flow(ci->flow, ci->small[1], ci->small[0], seed, f.f10);
+        const float up = float(1 << ci->flow.shrink); // luma pixels per shrunk pixel
+        f.luma = ci::flow_scale(f.f01.size(), cv::Size(lay.width, lay.height), up, up);
+        // One chroma sample spans two luma columns (and two rows in 4:2:0).
+        f.chroma = ci::flow_scale(f.f01.size(), cv::Size(lay.cwidth, lay.cheight), up / 2,
+                                  lay.chroma_half_height ? up / 2 : up);
 
-        ci::analyse_pair(ci->luma8[0], ci->luma8[1], ci->f01, ci->f10, ci->stats);
+        ci::analyse_pair(ci->luma8[0], ci->luma8[1], f.f01, f.f10, f.luma, ci->stats);
         ci->stats.seeded = seed ? 1 : 0;
         if (!ci->cut_detection) ci->stats.klass = CI_PAIR_OK;
-        if (ci->stats.klass == CI_PAIR_OK) {
-            // Chroma flows straight from DIS's: one chroma sample spans two luma columns (and two
-            // rows in 4:2:0). With DIS's flow shrunk and even sizes this is the area average of
-            // the full-size flow as before (up to float rounding): the luma samples under one
-            // chroma sample lie on one linear piece of the bilinear enlargement.
-            const cv::Size chroma_size(lay.cwidth, lay.cheight);
-            const double sy = lay.chroma_half_height ? up / 2 : up;
-            ci::upsample_flow(ci->flow01_xy, chroma_size, up / 2, sy, ci->parts, ci->f01c);
-            ci::upsample_flow(ci->flow10_xy, chroma_size, up / 2, sy, ci->parts, ci->f10c);
+        if (ci->stats.klass == CI_PAIR_OK)
             for (int i = 0; i < 2; i++) // kept across pairs: the sliding window needs one new plane
                 if (!ci->halfpel_ready[i]) {
                     ci::upsample_halfpel(ci->frame[i].plane[0], ci->halfpel_scratch, ci->halfpel[i]);
                     ci->halfpel_ready[i] = true;
                 }
-        }
         ci->have_pair = true;
         return CI_OK;
     });
@@ -207,34 +192,13 @@ int ci_render(ci_interpolator *ci, double t, ci_planes *out) {
         const ci::Layout &lay = ci->layout;
 
         if (ci->stats.klass != CI_PAIR_OK) { // cut or failure: the nearest real frame
-            ci::copy_out(lay, ci->frame[t < 0.5 ? 0 : 1], *out);
+            ci::copy_out(ci->frame[t < 0.5 ? 0 : 1], *out);
             return CI_OK;
         }
-
-        cv::Mat *weight = nullptr;
-        ci::make_maps(ci->f01, ci->f10, t, ci->scratch);
-        if (ci->occlusion_blend) {
-            if (!ci->vis_ready) { // computed on the first render of a pair that needs it
-                ci::visibility_map(ci->f01, ci->f10, ci->vis0);
-                ci::visibility_map(ci->f10, ci->f01, ci->vis1);
-                ci->vis_ready = true;
-            }
-            ci::occlusion_weight(ci->vis0, ci->vis1, t, ci->scratch, ci->weight1);
-            weight = &ci->weight1;
-        }
-        ci::warp_blend_sharp(ci->frame[0].plane[0], ci->frame[1].plane[0], ci->halfpel[0], ci->halfpel[1], ci->f01,
-                             ci->f10, t, weight, lay.high_bit_depth ? 1023 : 255, ci->scratch, ci->rendered.plane[0]);
-
-        cv::Mat *weight_c = nullptr;
-        if (weight) {
-            cv::resize(ci->weight1, ci->weight1c, cv::Size(lay.cwidth, lay.cheight), 0, 0, cv::INTER_AREA);
-            weight_c = &ci->weight1c;
-        }
-        ci::make_maps(ci->f01c, ci->f10c, t, ci->scratch_c);
-        for (int p = 1; p < 3; p++)
-            ci::warp_blend(ci->frame[0].plane[p], ci->frame[1].plane[p], t, weight_c, ci->scratch_c,
-                           ci->rendered.plane[p]);
-        ci::copy_out(lay, ci->rendered, *out);
+        ci::intermediate_flows(ci->flows, t, ci->intermediate);
+        ci::render_luma(ci->frame[0].plane[0], ci->frame[1].plane[0], ci->halfpel[0], ci->halfpel[1], ci->flows,
+                        ci->intermediate, t, lay.high_bit_depth ? 1023 : 255, ci->scratch, *out);
+        ci::render_chroma(ci->frame[0], ci->frame[1], ci->flows, ci->intermediate, t, ci->scratch_c, *out);
         return CI_OK;
     });
 }

@@ -65,12 +65,13 @@ void copy_in(const Layout &lay, const ci_planes &src, Frame &dst) {
     }
 }
 
-void copy_out(const Layout &lay, const Frame &src, const ci_planes &dst) {
-    for (int i = 0; i < 3; i++) {
-        const size_t n = lay.row_bytes(i);
-        for (int r = 0; r < lay.plane_height(i); r++)
-            std::memcpy(dst.data[i] + ptrdiff_t(r) * dst.linesize[i], src.plane[i].ptr(r), n);
-    }
+void store_rows(const cv::Mat &band, const ci_planes &dst, int p, int y0) {
+    const size_t n = size_t(band.cols) * band.elemSize();
+    for (int r = 0; r < band.rows; r++) std::memcpy(dst.data[p] + ptrdiff_t(y0 + r) * dst.linesize[p], band.ptr(r), n);
+}
+
+void copy_out(const Frame &src, const ci_planes &dst) {
+    for (int i = 0; i < 3; i++) store_rows(src.plane[i], dst, i, 0);
 }
 
 bool same_pixels(const Layout &lay, const ci_planes &p, const Frame &f) {

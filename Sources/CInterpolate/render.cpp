@@ -1,4 +1,8 @@
-// Rendering an in-between frame: intermediate flows, backward warps, blending.
+// Rendering an in-between frame: intermediate flows, backward warps, blending, in bands of rows.
+//
+// The intermediate flows are combined at DIS's size and enlarged once into sample positions;
+// warps, disagreement, guesses and blend then go band by band, so each band's planes are
+// reused while in cache: memory traffic costs more than arithmetic on a busy machine.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -8,103 +12,55 @@
 
 namespace ci {
 
-void make_maps(const Flow &f01, const Flow &f10, double t, RenderScratch &s) {
-    // Super SloMo (Jiang et al. 2018), eq. 4, without the refinement network:
+void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g) {
+    // Super SloMo (Jiang et al. 2018), eq. 4, without the refinement network, at DIS's size
+    // (enlarging is linear, so combining before enlarging is the same):
     //   F_t→0 = −(1−t)t·F_0→1 + t²·F_1→0
     //   F_t→1 = (1−t)²·F_0→1 − t(1−t)·F_1→0
-    const float a0 = float(-(1 - t) * t), b0 = float(t * t);
-    const float a1 = float((1 - t) * (1 - t)), b1 = float(-t * (1 - t));
-    const int w = f01.x.cols, h = f01.x.rows;
-    s.map0x.create(h, w, CV_32FC1);
-    s.map0y.create(h, w, CV_32FC1);
-    s.map1x.create(h, w, CV_32FC1);
-    s.map1y.create(h, w, CV_32FC1);
-    for (int y = 0; y < h; y++) {
-        const float *ux = f01.x.ptr<float>(y), *uy = f01.y.ptr<float>(y);
-        const float *wx = f10.x.ptr<float>(y), *wy = f10.y.ptr<float>(y);
-        float *m0x = s.map0x.ptr<float>(y), *m0y = s.map0y.ptr<float>(y);
-        float *m1x = s.map1x.ptr<float>(y), *m1y = s.map1y.ptr<float>(y);
-        const float fy = float(y);
-        for (int x = 0; x < w; x++) {
-            const float fx = float(x);
-            m0x[x] = fx + a0 * ux[x] + b0 * wx[x];
-            m0y[x] = fy + a0 * uy[x] + b0 * wy[x];
-            m1x[x] = fx + a1 * ux[x] + b1 * wx[x];
-            m1y[x] = fy + a1 * uy[x] + b1 * wy[x];
-        }
-    }
-}
-
-void occlusion_weight(const cv::Mat &vis0, const cv::Mat &vis1, double t, RenderScratch &s, cv::Mat &weight1) {
-    // Visibility of each sample's source pixel, carried along the same backward warps.
-    cv::remap(vis0, s.v0, s.map0x, s.map0y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    cv::remap(vis1, s.v1, s.map1x, s.map1y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    const int w = vis0.cols, h = vis0.rows;
-    const float maxx = float(w - 1), maxy = float(h - 1);
-    const float p0 = float(1 - t), p1 = float(t);
-    weight1.create(h, w, CV_32FC1);
-    for (int y = 0; y < h; y++) {
-        const float *v0 = s.v0.ptr<float>(y), *v1 = s.v1.ptr<float>(y);
-        const float *m0x = s.map0x.ptr<float>(y), *m0y = s.map0y.ptr<float>(y);
-        const float *m1x = s.map1x.ptr<float>(y), *m1y = s.map1y.ptr<float>(y);
-        float *out = weight1.ptr<float>(y);
-        for (int x = 0; x < w; x++) {
-            // A sample taken outside its frame is a replicated border, not the scene.
-            const bool in0 = m0x[x] >= 0.f && m0y[x] >= 0.f && m0x[x] <= maxx && m0y[x] <= maxy;
-            const bool in1 = m1x[x] >= 0.f && m1y[x] >= 0.f && m1x[x] <= maxx && m1y[x] <= maxy;
-            const float c0 = p0 * v0[x] * (in0 ? 1.f : 0.05f) + 1e-4f * p0;
-            const float c1 = p1 * v1[x] * (in1 ? 1.f : 0.05f) + 1e-4f * p1;
-            out[x] = c1 / (c0 + c1);
-        }
-    }
+    cv::addWeighted(f.f01, -(1 - t) * t, f.f10, t * t, 0.0, g.to0);
+    cv::addWeighted(f.f01, (1 - t) * (1 - t), f.f10, -t * (1 - t), 0.0, g.to1);
 }
 
 namespace {
 
-template <typename T> void blend_weighted(const cv::Mat &w0, const cv::Mat &w1, const cv::Mat &k, cv::Mat &out) {
-    for (int y = 0; y < out.rows; y++) {
-        const T *a = w0.ptr<T>(y), *b = w1.ptr<T>(y);
-        const float *kk = k.ptr<float>(y);
-        T *o = out.ptr<T>(y);
-        for (int x = 0; x < out.cols; x++)
-            o[x] = T(float(a[x]) + kk[x] * (float(b[x]) - float(a[x])) + 0.5f);
-    }
+// Rows a band: small enough that a band's planes stay in L2 (measured best at 720p).
+constexpr int kBand = 16;
+
+// Backward-warps (bilinear, replicated border) one plane along a band's positions.
+void warp(const cv::Mat &plane, const cv::Mat &positions, cv::Mat &out) {
+    cv::remap(plane, out, positions, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
 }
 
 // Mean disagreement (8-bit units) of the two warped frames below which the sharp blend is used
 // alone, and above which the three-hypothesis blend is (measured on vtest, box and Big Buck Bunny).
 constexpr int kSharpBelow = 8, kSoftAbove = 24;
 
-// Per pixel: the sharp (half-pel) blend with frame-1 weight k (t, or weight1) where the warped
-// frames agree, the three-hypothesis blend (s.uncertain) where they disagree, graded by the
-// mean disagreement between `lo` and `hi`; `above` is the largest (whole-sample) disagreement
-// that is all sharp, where s.uncertain is not written.
-template <typename T>
-void blend_sharp(const RenderScratch &s, float t, const cv::Mat *weight1, int above, float lo, float hi, float peak,
-                 cv::Mat &out) {
+// Per pixel of 10-bit samples: the sharp (half-pel) blend with frame-1 weight t where the warped frames agree,
+// the three-hypothesis blend where they disagree, graded by the mean disagreement between `lo`
+// and `hi`; `above` is the largest (whole-sample) disagreement that is all sharp, where
+// `uncertain` is not written.
+void blend_sharp_16bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Mat &mean, const cv::Mat &uncertain, float t,
+                 int above, float lo, float hi, float peak, cv::Mat &out) {
     const float inv = 1.f / (hi - lo);
     for (int y = 0; y < out.rows; y++) {
-        const T *sa = s.sharp0.ptr<T>(y), *sb = s.sharp1.ptr<T>(y);
-        const T *d = s.disagree.ptr<T>(y), *u = s.uncertain.ptr<T>(y);
-        const float *kk = weight1 ? weight1->ptr<float>(y) : nullptr;
-        T *o = out.ptr<T>(y);
+        const uint16_t *sa = sharp0.ptr<uint16_t>(y), *sb = sharp1.ptr<uint16_t>(y);
+        const uint16_t *d = mean.ptr<uint16_t>(y), *u = uncertain.ptr<uint16_t>(y);
+        uint16_t *o = out.ptr<uint16_t>(y);
         for (int x = 0; x < out.cols; x++) {
-            const float k = kk ? kk[x] : t;
-            float v = float(sa[x]) + k * (float(sb[x]) - float(sa[x]));
-            if (d[x] > above)
-                v = float(u[x]) + std::max(0.f, (hi - float(d[x])) * inv) * (v - float(u[x]));
-            o[x] = T(std::min(peak, std::max(0.f, v)) + 0.5f);
+            float v = float(sa[x]) + t * (float(sb[x]) - float(sa[x]));
+            if (d[x] > above) v = float(u[x]) + std::max(0.f, (hi - float(d[x])) * inv) * (v - float(u[x]));
+            o[x] = uint16_t(std::min(peak, std::max(0.f, v)) + 0.5f);
         }
     }
 }
 
-// The same for 8-bit samples and a constant weight t (the common case) in fixed point, which
-// saves about 2 ms a 720p frame.
-void blend_sharp_8bit(const RenderScratch &s, float t, cv::Mat &out) {
+// The same for 8-bit samples, in fixed point, which saves about 2 ms a 720p frame.
+void blend_sharp_8bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Mat &mean, const cv::Mat &uncertain,
+                      float t, cv::Mat &out) {
     const int k = int(256.f * t + 0.5f);
     for (int y = 0; y < out.rows; y++) {
-        const uint8_t *sa = s.sharp0.ptr<uint8_t>(y), *sb = s.sharp1.ptr<uint8_t>(y);
-        const uint8_t *d = s.disagree.ptr<uint8_t>(y), *u = s.uncertain.ptr<uint8_t>(y);
+        const uint8_t *sa = sharp0.ptr<uint8_t>(y), *sb = sharp1.ptr<uint8_t>(y);
+        const uint8_t *d = mean.ptr<uint8_t>(y), *u = uncertain.ptr<uint8_t>(y);
         uint8_t *o = out.ptr<uint8_t>(y);
         for (int x = 0; x < out.cols; x++) {
             const int sharp = (sa[x] << 8) + k * (sb[x] - sa[x]); // times 256
@@ -119,51 +75,75 @@ void blend_sharp_8bit(const RenderScratch &s, float t, cv::Mat &out) {
     }
 }
 
-// Both frames backward-warped (bilinear) into s.w0 and s.w1 along the maps.
-void warp_both(const cv::Mat &i0, const cv::Mat &i1, RenderScratch &s) {
-    cv::remap(i0, s.w0, s.map0x, s.map0y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    cv::remap(i1, s.w1, s.map1x, s.map1y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+// Luma rows [y0, y1), whose disagreement rows up to y1 + 1 are known: the 5x5 mean
+// disagreement, the three guesses where it is large, the blend, stored into `out`.
+void finish_luma_rows(const cv::Mat &i0, const cv::Mat &i1, const PairFlows &f, double t, int peak, int y0, int y1,
+                      RenderScratch &s, const ci_planes &out) {
+    // A band of the whole-plane buffer: the mean reads the rows around it from the plane (above
+    // and below the band), and replicates only at the plane's own edges, as a whole-plane blur.
+    const cv::Mat disagree = s.disagree.rowRange(y0, y1);
+    cv::blur(disagree, s.mean, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
+    const float unit = float(peak) / 255.f, lo = kSharpBelow * unit, hi = kSoftAbove * unit;
+    const int above = int(lo); // disagreements are whole samples: d > lo exactly when d > above
+    blend_hypotheses(i0, i1, f, t, y0, s.mean, above, s.uncertain);
+    const cv::Mat sharp0 = s.sharp0.rowRange(y0, y1), sharp1 = s.sharp1.rowRange(y0, y1);
+    s.out.create(y1 - y0, i0.cols, i0.type());
+    if (i0.depth() == CV_8U)
+        blend_sharp_8bit(sharp0, sharp1, s.mean, s.uncertain, float(t), s.out);
+    else
+        blend_sharp_16bit(sharp0, sharp1, s.mean, s.uncertain, float(t), above, lo, hi, float(peak), s.out);
+    store_rows(s.out, out, 0, y0);
 }
 
 } // namespace
 
-void warp_blend(const cv::Mat &i0, const cv::Mat &i1, double t, const cv::Mat *weight1, RenderScratch &s,
-                cv::Mat &out) {
-    warp_both(i0, i1, s);
-    out.create(i0.rows, i0.cols, i0.type());
-    if (!weight1) {
-        cv::addWeighted(s.w0, 1 - t, s.w1, t, 0.0, out); // rounds and saturates
-        return;
+void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const PairFlows &f,
+                 const IntermediateFlows &g, double t, int peak, RenderScratch &s, const ci_planes &out) {
+    const int w = i0.cols, h = i0.rows;
+    s.disagree.create(h, w, i0.type());
+    s.sharp0.create(h, w, i0.type());
+    s.sharp1.create(h, w, i0.type());
+    sample_positions(g.to0, f.luma, i0.size(), s.map0);
+    sample_positions(g.to1, f.luma, i0.size(), s.map1);
+    int finished = 0;
+    for (int y0 = 0; y0 < h; y0 += kBand) {
+        const int y1 = std::min(h, y0 + kBand);
+        const cv::Mat map0 = s.map0.rowRange(y0, y1), map1 = s.map1.rowRange(y0, y1);
+        // Disagreement of the bilinear warps: large on ghosts and occlusions.
+        warp(i0, map0, s.w0);
+        warp(i1, map1, s.w1);
+        cv::Mat disagree = s.disagree.rowRange(y0, y1);
+        cv::absdiff(s.w0, s.w1, disagree);
+        // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
+        cv::Mat sharp0 = s.sharp0.rowRange(y0, y1), sharp1 = s.sharp1.rowRange(y0, y1);
+        map0.convertTo(s.half0, CV_32F, 2.0);
+        map1.convertTo(s.half1, CV_32F, 2.0);
+        warp(up0, s.half0, sharp0);
+        warp(up1, s.half1, sharp1);
+        // The 5x5 mean of a row needs the disagreement two rows below it.
+        const int ready = y1 == h ? h : y1 - 2;
+        if (ready > finished) {
+            finish_luma_rows(i0, i1, f, t, peak, finished, ready, s, out);
+            finished = ready;
+        }
     }
-    if (i0.depth() == CV_8U)
-        blend_weighted<uint8_t>(s.w0, s.w1, *weight1, out);
-    else
-        blend_weighted<uint16_t>(s.w0, s.w1, *weight1, out);
 }
 
-void warp_blend_sharp(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const Flow &f01,
-                      const Flow &f10, double t, const cv::Mat *weight1, int peak, RenderScratch &s, cv::Mat &out) {
-    warp_both(i0, i1, s);
-    // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
-    s.map0x.convertTo(s.map2x, CV_32F, 2.0);
-    s.map0y.convertTo(s.map2y, CV_32F, 2.0);
-    cv::remap(up0, s.sharp0, s.map2x, s.map2y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    s.map1x.convertTo(s.map2x, CV_32F, 2.0);
-    s.map1y.convertTo(s.map2y, CV_32F, 2.0);
-    cv::remap(up1, s.sharp1, s.map2x, s.map2y, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
-    // Disagreement of the (bilinear) warps, averaged over 5x5: large on ghosts and occlusions.
-    cv::absdiff(s.w0, s.w1, s.disagree);
-    cv::blur(s.disagree, s.disagree, cv::Size(5, 5), cv::Point(-1, -1), cv::BORDER_REPLICATE);
-    const float unit = float(peak) / 255.f, lo = kSharpBelow * unit, hi = kSoftAbove * unit;
-    const int above = int(lo); // disagreements are whole samples: d > lo exactly when d > above
-    blend_hypotheses(i0, i1, f01, f10, t, weight1, s.disagree, above, s.uncertain);
-    out.create(i0.rows, i0.cols, i0.type());
-    if (i0.depth() == CV_8U && !weight1)
-        blend_sharp_8bit(s, float(t), out);
-    else if (i0.depth() == CV_8U)
-        blend_sharp<uint8_t>(s, float(t), weight1, above, lo, hi, float(peak), out);
-    else
-        blend_sharp<uint16_t>(s, float(t), weight1, above, lo, hi, float(peak), out);
+void render_chroma(const Frame &a, const Frame &b, const PairFlows &f, const IntermediateFlows &g, double t,
+                   RenderScratch &s, const ci_planes &out) {
+    sample_positions(g.to0, f.chroma, a.plane[1].size(), s.map0);
+    sample_positions(g.to1, f.chroma, a.plane[1].size(), s.map1);
+    const int h = a.plane[1].rows;
+    for (int y0 = 0; y0 < h; y0 += kBand) {
+        const int y1 = std::min(h, y0 + kBand);
+        const cv::Mat map0 = s.map0.rowRange(y0, y1), map1 = s.map1.rowRange(y0, y1);
+        for (int p = 1; p < 3; p++) {
+            warp(a.plane[p], map0, s.w0);
+            warp(b.plane[p], map1, s.w1);
+            cv::addWeighted(s.w0, 1 - t, s.w1, t, 0.0, s.out); // rounds and saturates
+            store_rows(s.out, out, p, y0);
+        }
+    }
 }
 
 } // namespace ci

@@ -173,10 +173,11 @@ private struct ClipRenderer {
     }
 
     /// How many pairs' flows are estimated ahead, each on its own engine and thread: as many
-    /// as fit in `flowBudget` (an engine holds ≈ 76 bytes a pixel: its frame copies, four flow
-    /// fields and the warp maps; 70 MB at 720p, 158 MB at 1080p), at most 2. 720p: 2, 1080p: 1, 4K: 0.
+    /// as fit in `flowBudget` (an engine holds at most ≈ 56 bytes a pixel, at 10 bits, 37 at 8:
+    /// its frame copies, half-pel luma and the warps' sample positions; 52 MB at 720p, 116 MB at
+    /// 1080p), at most 2. 720p: 2, 1080p: 1, 4K: 0.
     static func lookahead(width: Int, height: Int) -> Int {
-        min(2, flowBudget / max(1, 76 * width * height))
+        min(2, flowBudget / max(1, 56 * width * height))
     }
 
     /// Memory for the engines that estimate ahead.

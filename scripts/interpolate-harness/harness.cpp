@@ -1,7 +1,7 @@
 // Quality and timing driver for Sources/CInterpolate (issue #13). Built and run by run.sh;
 // never part of the Swift package. Frames move as raw planar YUV files.
 //
-//   harness rebuild FMT W H N IN.yuv OUTDIR [--preset draft|fast|quality] [--occlusion 0|1]
+//   harness rebuild FMT W H N IN.yuv OUTDIR [--preset draft|fast|quality]
 //                   [--seed 0|1] [--cut 0|1] [--frames K]
 //       keeps frames 0, N, 2N, ... of IN, rebuilds the others at t = j/N and writes into
 //       OUTDIR: ours.yuv, blend.yuv (plain (1-t)a + t b), ref.yuv (the real dropped frames,
@@ -135,11 +135,10 @@ int cmd_rebuild(int argc, char **argv) {
     const int w = std::atoi(argv[3]), h = std::atoi(argv[4]), n = std::atoi(argv[5]);
     const std::string in = argv[6], dir = argv[7];
     ci_preset preset = CI_PRESET_FAST;
-    int occlusion = -1, seed = -1, cut = -1, limit = 0;
+    int seed = -1, cut = -1, limit = 0;
     for (int i = 8; i + 1 < argc; i += 2) {
         const std::string k = argv[i], v = argv[i + 1];
         if (k == "--preset") preset = v == "draft" ? CI_PRESET_DRAFT : v == "quality" ? CI_PRESET_QUALITY : CI_PRESET_FAST;
-        else if (k == "--occlusion") occlusion = std::atoi(v.c_str());
         else if (k == "--seed") seed = std::atoi(v.c_str());
         else if (k == "--cut") cut = std::atoi(v.c_str());
         else if (k == "--frames") limit = std::atoi(v.c_str());
@@ -153,7 +152,6 @@ int cmd_rebuild(int argc, char **argv) {
         std::fprintf(stderr, "ci_create: %s\n", err);
         return 1;
     }
-    if (occlusion >= 0) check(ci_set_option(ci, CI_OPT_OCCLUSION_BLEND, occlusion), ci, "option");
     if (seed >= 0) check(ci_set_option(ci, CI_OPT_SEED_FLOW, seed), ci, "option");
     if (cut >= 0) check(ci_set_option(ci, CI_OPT_CUT_DETECTION, cut), ci, "option");
 
@@ -263,7 +261,6 @@ int cmd_pick(int argc, char **argv) {
 std::vector<uint8_t> run_sequence(const Format &f, const Geometry &g, std::vector<std::vector<uint8_t>> &frames) {
     std::vector<uint8_t> all;
     ci_interpolator *ci = ci_create(g.w, g.h, f.fmt, CI_PRESET_FAST, nullptr, 0);
-    ci_set_option(ci, CI_OPT_OCCLUSION_BLEND, 1); // exercise every code path
     ci_set_option(ci, CI_OPT_SEED_FLOW, 1);
     std::vector<uint8_t> out(g.frame_size());
     for (size_t k = 0; k + 1 < frames.size(); k++) {

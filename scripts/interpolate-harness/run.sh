@@ -15,7 +15,7 @@
 #
 # Everything is pinned to one core (taskset -c ${HARNESS_CPU:-1}) except the thread check.
 # Environment: SLOMO_CACHE (default ~/.cache/slomo), FRAMES (default 100), PRESET (fast),
-# OCCLUSION (0|1), SEED (0|1): passed to the interpolator.
+# SEED (0|1): passed to the interpolator.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/../.." && pwd)
@@ -128,7 +128,6 @@ summarize() {
 }
 
 opts=(--preset "${PRESET:-fast}")
-[[ -n ${OCCLUSION:-} ]] && opts+=(--occlusion "$OCCLUSION")
 [[ -n ${SEED:-} ]] && opts+=(--seed "$SEED")
 
 # run_clip NAME W H FPS N: rebuild with the three methods, score, print a table row

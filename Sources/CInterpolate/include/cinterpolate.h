@@ -63,10 +63,7 @@ typedef enum ci_option {
     /** 1 (default): detect scene cuts and flow failures in ci_set_pair(); ci_render() then
      *  copies the nearest source frame. 0: always interpolate. */
     CI_OPT_CUT_DETECTION = 0,
-    /** 1: weight the two warped frames by forward–backward flow consistency (occlusion
-     *  aware). 0 (default): weights (1-t) and t only. See docs/interpolation-notes.md for
-     *  why the default is off. */
-    CI_OPT_OCCLUSION_BLEND = 1,
+    /* 1 was an occlusion-aware blend, measured worse and removed (docs/interpolation-notes.md). */
     /** 1: when a new pair's a is identical to the previous pair's b, start the flow search
      *  from the previous pair's flows. 0 (default): every pair is estimated from scratch,
      *  so the result depends only on the pair. */
@@ -118,8 +115,7 @@ ci_interpolator *ci_create(int width, int height, ci_pixel_format fmt, ci_preset
                            char *err, size_t errlen);
 
 /**
- * Changes a behaviour switch (see ci_option). Takes effect from the next ci_set_pair()
- * (CI_OPT_CUT_DETECTION, CI_OPT_SEED_FLOW) or the next ci_render() (CI_OPT_OCCLUSION_BLEND).
+ * Changes a behaviour switch (see ci_option). Takes effect from the next ci_set_pair().
  * @return CI_OK, or CI_ERR_INVALID for an unknown option or a value other than 0/1.
  */
 int ci_set_option(ci_interpolator *ci, ci_option option, int value);
