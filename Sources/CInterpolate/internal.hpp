@@ -91,8 +91,21 @@ struct FlowScale {
 };
 // The scale for a plane of `plane` size reading a flow of `flow` size.
 FlowScale flow_scale(cv::Size flow, cv::Size plane, float gain_x, float gain_y);
-// The flow's displacement at plane position (x, y), which may lie between pixels.
-cv::Vec2f flow_at(const cv::Mat &flow, const FlowScale &s, float x, float y);
+// The flow's displacement at plane position (x, y), which may lie between pixels (inline: the
+// analysis and the three guesses call it for many points).
+inline cv::Vec2f flow_at(const cv::Mat &flow, const FlowScale &s, float x, float y) {
+    // cv::resize's source position: centres aligned, clamped to the edge samples.
+    const float fx = std::min(std::max(float((x + 0.5) * s.step_x - 0.5), 0.f), float(flow.cols - 1));
+    const float fy = std::min(std::max(float((y + 0.5) * s.step_y - 0.5), 0.f), float(flow.rows - 1));
+    const int x0 = int(fx), y0 = int(fy);
+    const int x1 = std::min(x0 + 1, flow.cols - 1), y1 = std::min(y0 + 1, flow.rows - 1);
+    const float ax = fx - float(x0), ay = fy - float(y0);
+    const float *r0 = flow.ptr<float>(y0), *r1 = flow.ptr<float>(y1);
+    const float *a = r0 + 2 * x0, *b = r0 + 2 * x1, *c = r1 + 2 * x0, *d = r1 + 2 * x1;
+    const float top_x = a[0] + ax * (b[0] - a[0]), bottom_x = c[0] + ax * (d[0] - c[0]);
+    const float top_y = a[1] + ax * (b[1] - a[1]), bottom_y = c[1] + ax * (d[1] - c[1]);
+    return {(top_x + ay * (bottom_x - top_x)) * s.gain_x, (top_y + ay * (bottom_y - top_y)) * s.gain_y};
+}
 // Backward-warp sample positions for a plane of `size`: each pixel's own position plus the
 // flow there (CV_32FC2).
 void sample_positions(const cv::Mat &flow, const FlowScale &s, cv::Size size, cv::Mat &positions);
