@@ -141,9 +141,10 @@ void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g);
 struct RenderScratch {
     cv::Mat map0, map1;             // sample positions in frames 0 and 1 (CV_32FC2, the plane)
     cv::Mat half0, half1;           // a band of positions in the half-pel planes
-    cv::Mat w0, w1;                 // a band of the two bilinear warps
-    cv::Mat disagree;               // |w0 - w1| for the plane (its 5x5 mean needs the next band's rows)
+    cv::Mat w0, w1;                 // a band of the two bilinear warps (every other pixel, in luma)
+    cv::Mat disagree;               // |w0 - w1| at every other pixel of the plane (a band's mean reads the next band's rows)
     cv::Mat sharp0, sharp1;         // the half-pel warps for the plane
+    cv::Mat mean_half;              // a band of mean disagreement at every other pixel
     cv::Mat mean, uncertain, out;   // a band: mean disagreement, three-hypothesis blend, result
 };
 // Renders luma at fraction t into plane 0 of `out`: both frames backward-warped (bilinear, and
