@@ -94,9 +94,9 @@ template <typename T> void spread(const cv::Mat &half, cv::Mat &out) {
     }
 }
 
-// Luma rows [y0, y1) (y0 even), whose disagreement rows up to (y1 + 1) / 2 are known: the mean
-// disagreement around each pixel, the three guesses where it is large, the blend, stored into
-// `out`.
+// Luma rows [y0, y1) (y0 even), once the disagreement is measured one measured row below their
+// last: the mean disagreement around each pixel, the three guesses where it is large, the
+// blend, stored into `out`.
 void finish_luma_rows(const cv::Mat &i0, const cv::Mat &i1, const PairFlows &f, double t, int peak, int y0, int y1,
                       RenderScratch &s, const ci_planes &out) {
     // The disagreement is measured at every other pixel both ways; the 3x3 mean there spans
@@ -148,7 +148,7 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
         map1.convertTo(s.half1, CV_32F, 2.0);
         warp(up0, s.half0, sharp0);
         warp(up1, s.half1, sharp1);
-        // The 5x5 mean of a row needs the disagreement two rows below it.
+        // A row's mean needs the disagreement measured up to two pixel rows below it.
         const int ready = y1 == h ? h : y1 - 2;
         if (ready > finished) {
             finish_luma_rows(i0, i1, f, t, peak, finished, ready, s, out);
