@@ -9,7 +9,9 @@ import Foundation
 /// starts with a `crossfadeFrames` (5 ms) raised-cosine crossfade from the previous grain's
 /// continuation. The splice point is moved back by up to one search window (12 ms, never
 /// forward) to where the audio just before it best matches the audio before the continuation,
-/// which keeps steady tones in phase across splices.
+/// which keeps steady tones in phase across splices. Onsets are not moved: when speeding up,
+/// a grain starts just before a transient that would be skipped; when slowing down, a grain
+/// holding an onset plays it at its mapped time.
 ///
 /// The first grain starts at the first input sample, so the first output sample is the first
 /// input sample and there is nothing to compensate (`latency` = 0); when slowing down
@@ -124,8 +126,11 @@ final class SplicerEngine: StretchEngine {
                 grainSource = cont
             } else {
                 continuation = cont
-                grainSource = transientStart(skippedFrom: cont, to: nominal)
-                    ?? bestMatch(nominal: nominal, reference: cont)
+                if let start = transientStart(skippedFrom: cont, to: nominal) ?? onsetStart(nominal: nominal) {
+                    grainSource = start
+                } else {
+                    grainSource = bestMatch(nominal: nominal, reference: cont)
+                }
             }
         }
         mappedSource += Double(grain) * rate
@@ -139,9 +144,30 @@ final class SplicerEngine: StretchEngine {
     /// past the crossfade so it plays at full level, so clicks and onsets are never dropped or
     /// faded; the grain is then at most one grain early.
     private func transientStart(skippedFrom reference: Int, to nominal: Int) -> Int? {
-        guard nominal > reference else { return nil }
+        guard nominal > reference, let peak = transient(from: reference - grain, to: nominal, after: reference) else { return nil }
         let win = max(8, crossfade / 5)
-        let from = max(base, reference - grain), to = min(nominal, inputEnd - win)
+        return min(max(reference, peak - 2 * win - crossfade), nominal)
+    }
+
+    /// When slowing down, a grain near an onset is not moved by the search, which could carry
+    /// the onset into the next grain and up to a search window late. An onset whose mapped
+    /// time falls inside this grain is placed exactly there; any other nearby onset leaves the
+    /// grain at its nominal start, within half a grain of its mapped time.
+    private func onsetStart(nominal: Int) -> Int? {
+        guard rate < 1, let onset = transient(from: nominal - window, to: nominal + grain, after: nominal - window) else {
+            return nil
+        }
+        let offset = (Double(onset) - mappedSource) / rate // output frames after this grain's first
+        guard offset >= 0, offset < Double(grain) else { return max(nominal, base) }
+        return max(onset - Int(offset.rounded()), base)
+    }
+
+    /// The start of the loudest 1 ms window at or after `after` in the source range
+    /// [`from`, `to`] (clipped to the input held) when it is 15 dB above the range's median
+    /// level: an onset or a click.
+    private func transient(from: Int, to: Int, after: Int) -> Int? {
+        let win = max(8, crossfade / 5)
+        let from = max(base, from), to = min(to, inputEnd - win)
         guard to - from >= 4 * win else { return nil }
         return mono.withUnsafeBufferPointer { m -> Int? in
             var energies: [(start: Int, e: Float)] = []
@@ -153,9 +179,9 @@ final class SplicerEngine: StretchEngine {
                 s += win / 2
             }
             let median = energies.map(\.e).sorted()[energies.count / 2]
-            guard let peak = energies.filter({ $0.start >= reference }).max(by: { $0.e < $1.e }),
+            guard let peak = energies.filter({ $0.start >= after }).max(by: { $0.e < $1.e }),
                   peak.e > 31.6 * median + 1e-12 else { return nil }
-            return min(max(reference, peak.start - 2 * win - crossfade), nominal)
+            return peak.start
         }
     }
 
