@@ -35,12 +35,12 @@ void warp(const cv::Mat &plane, const cv::Mat &positions, cv::Mat &out) {
 // Bunny: the wide grading from 4 to 40 scores above 8 to 24 on all but vtest N = 4's PSNR).
 constexpr int kSharpBelow = 4, kSoftAbove = 40;
 
-// Per pixel of 10-bit samples: the sharp (half-pel) blend with frame-1 weight t where the warped frames agree,
-// the three-hypothesis blend where they disagree, graded by the mean disagreement between `lo`
-// and `hi`; `above` is the largest (whole-sample) disagreement that is all sharp, where
-// `uncertain` is not written.
-void blend_sharp_16bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Mat &mean, const cv::Mat &uncertain, float t,
-                 int above, float lo, float hi, float peak, cv::Mat &out) {
+// Per pixel of 10-bit samples: the sharp (half-pel) blend with frame-1 weight t where the warped
+// frames agree, the three-hypothesis blend where they disagree, graded by the mean disagreement
+// between `lo` and `hi`; `above` is the largest (whole-sample) disagreement that is all sharp,
+// where `uncertain` is not written.
+void blend_sharp_16bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Mat &mean, const cv::Mat &uncertain,
+                       float t, int above, float lo, float hi, float peak, cv::Mat &out) {
     const float inv = 1.f / (hi - lo);
     for (int y = 0; y < out.rows; y++) {
         const uint16_t *sa = sharp0.ptr<uint16_t>(y), *sb = sharp1.ptr<uint16_t>(y);

@@ -41,6 +41,8 @@ final class SplicerEngine: StretchEngine {
     let grain: Int
     let crossfade: Int
     let window: Int
+    /// The window whose level marks a transient (1 ms).
+    let transientWindow: Int
     private var rate: Double = 1
     private var fade: [Float]
 
@@ -64,6 +66,7 @@ final class SplicerEngine: StretchEngine {
         grain = max(16, Int((0.020 * Double(sampleRate)).rounded()))
         crossfade = max(4, Int((0.005 * Double(sampleRate)).rounded()))
         window = max(8, Int((0.012 * Double(sampleRate)).rounded()))
+        transientWindow = max(8, crossfade / 5)
         input = Array(repeating: [], count: channelCount)
         let xf = crossfade
         fade = (0..<xf).map { i in
@@ -126,11 +129,8 @@ final class SplicerEngine: StretchEngine {
                 grainSource = cont
             } else {
                 continuation = cont
-                if let start = transientStart(skippedFrom: cont, to: nominal) ?? onsetStart(nominal: nominal) {
-                    grainSource = start
-                } else {
-                    grainSource = bestMatch(nominal: nominal, reference: cont)
-                }
+                grainSource = transientStart(skippedFrom: cont, to: nominal) ?? onsetStart(nominal: nominal)
+                    ?? bestMatch(nominal: nominal, reference: cont)
             }
         }
         mappedSource += Double(grain) * rate
@@ -145,8 +145,7 @@ final class SplicerEngine: StretchEngine {
     /// faded; the grain is then at most one grain early.
     private func transientStart(skippedFrom reference: Int, to nominal: Int) -> Int? {
         guard nominal > reference, let peak = transient(from: reference - grain, to: nominal, after: reference) else { return nil }
-        let win = max(8, crossfade / 5)
-        return min(max(reference, peak - 2 * win - crossfade), nominal)
+        return min(max(reference, peak - 2 * transientWindow - crossfade), nominal)
     }
 
     /// When slowing down, a grain near an onset is not moved by the search, which could carry
@@ -166,7 +165,7 @@ final class SplicerEngine: StretchEngine {
     /// [`from`, `to`] (clipped to the input held) when it is 15 dB above the range's median
     /// level: an onset or a click.
     private func transient(from: Int, to: Int, after: Int) -> Int? {
-        let win = max(8, crossfade / 5)
+        let win = transientWindow
         let from = max(base, from), to = min(to, inputEnd - win)
         guard to - from >= 4 * win else { return nil }
         return mono.withUnsafeBufferPointer { m -> Int? in
