@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace ci {
 
@@ -84,19 +85,22 @@ void compute_flow(const FlowEngine &fe, const cv::Mat &a, const cv::Mat &b, bool
 // The flows DIS returns (CV_32FC2, shrunk-plane pixels) are kept at that size. A reader takes
 // them as cv::resize (INTER_LINEAR) enlarges them (pixel centres aligned, positions clamped to
 // the edge samples), displacements scaled to the plane's pixels: the analysis and the three
-// guesses at the points they need, the warps as whole planes of positions.
+// guesses at the points they need, the warps as fixed-point maps band by band.
 struct FlowScale {
     float gain_x = 1, gain_y = 1; // the plane's pixels per shrunk pixel (displacements; powers of two)
     double step_x = 1, step_y = 1; // shrunk pixels per plane pixel (positions), as cv::resize computes them
 };
 // The scale for a plane of `plane` size reading a flow of `flow` size.
 FlowScale flow_scale(cv::Size flow, cv::Size plane, float gain_x, float gain_y);
+// The flow position cv::resize reads for plane position `x` along an axis of `step` flow
+// pixels per plane pixel: centres aligned, clamped to the edge samples.
+inline float flow_position(float x, double step, int flow_size) {
+    return std::min(std::max(float((x + 0.5) * step - 0.5), 0.f), float(flow_size - 1));
+}
 // The flow's displacement at plane position (x, y), which may lie between pixels (inline: the
 // analysis and the three guesses call it for many points).
 inline cv::Vec2f flow_at(const cv::Mat &flow, const FlowScale &s, float x, float y) {
-    // cv::resize's source position: centres aligned, clamped to the edge samples.
-    const float fx = std::min(std::max(float((x + 0.5) * s.step_x - 0.5), 0.f), float(flow.cols - 1));
-    const float fy = std::min(std::max(float((y + 0.5) * s.step_y - 0.5), 0.f), float(flow.rows - 1));
+    const float fx = flow_position(x, s.step_x, flow.cols), fy = flow_position(y, s.step_y, flow.rows);
     const int x0 = int(fx), y0 = int(fy);
     const int x1 = std::min(x0 + 1, flow.cols - 1), y1 = std::min(y0 + 1, flow.rows - 1);
     const float ax = fx - float(x0), ay = fy - float(y0);
@@ -106,9 +110,32 @@ inline cv::Vec2f flow_at(const cv::Mat &flow, const FlowScale &s, float x, float
     const float top_y = a[1] + ax * (b[1] - a[1]), bottom_y = c[1] + ax * (d[1] - c[1]);
     return {(top_x + ay * (bottom_x - top_x)) * s.gain_x, (top_y + ay * (bottom_y - top_y)) * s.gain_y};
 }
-// Backward-warp sample positions for a plane of `size`: each pixel's own position plus the
-// flow there (CV_32FC2).
-void sample_positions(const cv::Mat &flow, const FlowScale &s, cv::Size size, cv::Mat &positions);
+// cv::remap's own fixed-point maps: whole-sample positions (CV_16SC2) and the fraction's
+// index in 1/32 steps (CV_16UC1). remap converts float maps into these on every call.
+struct FixedMaps {
+    cv::Mat xy, frac;
+};
+// Backward-warp maps for a plane, band by band: each pixel's own position plus the flow read
+// there, times `zoom` (2 samples a half-pel plane). Each shrunk flow row is enlarged across the
+// plane once, then two enlarged rows give every plane row between them.
+struct MapWriter {
+    // Starts a plane: every `step`-th row and column of a plane of `size` (1, or 2 for the
+    // warps that measure disagreement at every other pixel). `flow` must outlive the writes.
+    void start(const cv::Mat &flow, const FlowScale &s, cv::Size size, int step, int zoom);
+    // The maps of plane rows y0, y0 + step, ... below y1 (y0 a multiple of step), into `out`.
+    void write(int y0, int y1, FixedMaps &out);
+
+  private:
+    const float *enlarged(int row); // a flow row at the plane's columns (u, v interleaved)
+
+    const cv::Mat *flow_ = nullptr;
+    FlowScale scale_;
+    int step_ = 1, zoom_ = 1;
+    std::vector<int> from_;      // per plane column: the flow column on its left
+    std::vector<float> weight_;  // ... and the weight of the one on its right
+    std::vector<float> rows_[2]; // enlarged flow rows, by row parity
+    int tag_[2] = {-1, -1};      // which flow row each holds
+};
 
 // --- halfpel.cpp: sharp sampling -----------------------------------------------------------
 // The plane upsampled 2x (`up` sample (2x, 2y) is plane sample (x, y)); the samples in between
@@ -136,11 +163,12 @@ struct IntermediateFlows {
     cv::Mat to0, to1; // F_t→0, F_t→1
 };
 void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g);
-// Buffers kept between renders. After the sample positions, the frame is rendered in bands of
-// rows, so the intermediate planes of a band are used while they are in cache.
+// Buffers kept between renders. The frame is rendered in bands of rows, maps included, so the
+// intermediate planes of a band are used while they are in cache.
 struct RenderScratch {
-    cv::Mat map0, map1;             // sample positions in frames 0 and 1 (CV_32FC2, the plane)
-    cv::Mat half0, half1;           // a band of positions in the half-pel planes
+    MapWriter full[2];              // frames 0 and 1: maps at every pixel (into the half-pel planes, in luma)
+    MapWriter even[2];              // ... at every other pixel (luma)
+    FixedMaps maps[2];              // a band of maps
     cv::Mat w0, w1;                 // a band of the two bilinear warps (every other pixel, in luma)
     cv::Mat disagree;               // |w0 - w1| at every other pixel of the plane (a band's mean reads the next band's rows)
     cv::Mat sharp0, sharp1;         // the half-pel warps for the plane

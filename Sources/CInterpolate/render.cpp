@@ -1,8 +1,8 @@
 // Rendering an in-between frame: intermediate flows, backward warps, blending, in bands of rows.
 //
-// The intermediate flows are combined at DIS's size and enlarged once into sample positions;
-// warps, disagreement, guesses and blend then go band by band, so each band's planes are
-// reused while in cache: memory traffic costs more than arithmetic on a busy machine.
+// The intermediate flows are combined at DIS's size; warp maps, warps, disagreement, guesses
+// and blend then go band by band, so each band's planes are reused while in cache: memory
+// traffic costs more than arithmetic on a busy machine.
 #include "internal.hpp"
 
 #include <opencv2/imgproc.hpp>
@@ -25,9 +25,9 @@ namespace {
 // Rows a band: small enough that a band's planes stay in L2 (measured best at 720p).
 constexpr int kBand = 16;
 
-// Backward-warps (bilinear, replicated border) one plane along a band's positions.
-void warp(const cv::Mat &plane, const cv::Mat &positions, cv::Mat &out) {
-    cv::remap(plane, out, positions, cv::noArray(), cv::INTER_LINEAR, cv::BORDER_REPLICATE);
+// Backward-warps (bilinear, replicated border) one plane along a band's maps.
+void warp(const cv::Mat &plane, const FixedMaps &maps, cv::Mat &out) {
+    cv::remap(plane, out, maps.xy, maps.frac, cv::INTER_LINEAR, cv::BORDER_REPLICATE);
 }
 
 // Mean disagreement (8-bit units) of the two warped frames below which the sharp blend is used
@@ -75,16 +75,6 @@ void blend_sharp_8bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Ma
     }
 }
 
-// Every other row and column of a band of positions: the pixels whose disagreement is measured.
-void every_other(const cv::Mat &positions, cv::Mat &out) {
-    out.create((positions.rows + 1) / 2, (positions.cols + 1) / 2, CV_32FC2);
-    for (int r = 0; r < out.rows; r++) {
-        const cv::Vec2f *p = positions.ptr<cv::Vec2f>(2 * r);
-        cv::Vec2f *o = out.ptr<cv::Vec2f>(r);
-        for (int x = 0; x < out.cols; x++) o[x] = p[2 * x];
-    }
-}
-
 // Each sample of `half` for the 2x2 pixels it starts.
 template <typename T> void spread(const cv::Mat &half, cv::Mat &out) {
     for (int r = 0; r < out.rows; r++) {
@@ -129,25 +119,26 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
     s.disagree.create((h + 1) / 2, (w + 1) / 2, i0.type());
     s.sharp0.create(h, w, i0.type());
     s.sharp1.create(h, w, i0.type());
-    sample_positions(g.to0, f.luma, i0.size(), s.map0);
-    sample_positions(g.to1, f.luma, i0.size(), s.map1);
+    const cv::Mat *to[2] = {&g.to0, &g.to1};
+    for (int i = 0; i < 2; i++) {
+        s.full[i].start(*to[i], f.luma, i0.size(), 1, 2); // sample (x, y) is (2x, 2y) of the half-pel plane
+        s.even[i].start(*to[i], f.luma, i0.size(), 2, 1);
+    }
     int finished = 0;
     for (int y0 = 0; y0 < h; y0 += kBand) {
         const int y1 = std::min(h, y0 + kBand);
-        const cv::Mat map0 = s.map0.rowRange(y0, y1), map1 = s.map1.rowRange(y0, y1);
         // Disagreement of the bilinear warps (at every other pixel): large on ghosts and occlusions.
-        every_other(map0, s.half0);
-        every_other(map1, s.half1);
-        warp(i0, s.half0, s.w0);
-        warp(i1, s.half1, s.w1);
+        s.even[0].write(y0, y1, s.maps[0]);
+        s.even[1].write(y0, y1, s.maps[1]);
+        warp(i0, s.maps[0], s.w0);
+        warp(i1, s.maps[1], s.w1);
         cv::Mat disagree = s.disagree.rowRange(y0 / 2, y0 / 2 + s.w0.rows);
         cv::absdiff(s.w0, s.w1, disagree);
-        // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
         cv::Mat sharp0 = s.sharp0.rowRange(y0, y1), sharp1 = s.sharp1.rowRange(y0, y1);
-        map0.convertTo(s.half0, CV_32F, 2.0);
-        map1.convertTo(s.half1, CV_32F, 2.0);
-        warp(up0, s.half0, sharp0);
-        warp(up1, s.half1, sharp1);
+        s.full[0].write(y0, y1, s.maps[0]);
+        s.full[1].write(y0, y1, s.maps[1]);
+        warp(up0, s.maps[0], sharp0);
+        warp(up1, s.maps[1], sharp1);
         // A row's mean needs the disagreement measured up to two pixel rows below it.
         const int ready = y1 == h ? h : y1 - 2;
         if (ready > finished) {
@@ -159,15 +150,16 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
 
 void render_chroma(const Frame &a, const Frame &b, const PairFlows &f, const IntermediateFlows &g, double t,
                    RenderScratch &s, const ci_planes &out) {
-    sample_positions(g.to0, f.chroma, a.plane[1].size(), s.map0);
-    sample_positions(g.to1, f.chroma, a.plane[1].size(), s.map1);
+    s.full[0].start(g.to0, f.chroma, a.plane[1].size(), 1, 1);
+    s.full[1].start(g.to1, f.chroma, a.plane[1].size(), 1, 1);
     const int h = a.plane[1].rows;
     for (int y0 = 0; y0 < h; y0 += kBand) {
         const int y1 = std::min(h, y0 + kBand);
-        const cv::Mat map0 = s.map0.rowRange(y0, y1), map1 = s.map1.rowRange(y0, y1);
+        s.full[0].write(y0, y1, s.maps[0]);
+        s.full[1].write(y0, y1, s.maps[1]);
         for (int p = 1; p < 3; p++) {
-            warp(a.plane[p], map0, s.w0);
-            warp(b.plane[p], map1, s.w1);
+            warp(a.plane[p], s.maps[0], s.w0);
+            warp(b.plane[p], s.maps[1], s.w1);
             cv::addWeighted(s.w0, 1 - t, s.w1, t, 0.0, s.out); // rounds and saturates
             store_rows(s.out, out, p, y0);
         }
