@@ -140,9 +140,10 @@ struct MapWriter {
 // --- halfpel.cpp: sharp sampling -----------------------------------------------------------
 // The plane upsampled 2x (`up` sample (2x, 2y) is plane sample (x, y)); the samples in between
 // by H.264's 6-tap half-sample filter. Warping into it with coordinates times 2 samples the
-// plane sharply. `s` keeps the half-sample planes' buffers between calls.
+// plane sharply. `s` keeps the filter's buffers between calls.
 struct HalfpelScratch {
-    cv::Mat h, v, hv;
+    cv::Mat padded; // a row with its replicated border
+    cv::Mat sums;   // unrounded horizontal half-sample sums
 };
 void upsample_halfpel(const cv::Mat &plane, HalfpelScratch &s, cv::Mat &up);
 
