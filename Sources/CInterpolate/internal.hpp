@@ -119,10 +119,9 @@ struct FixedMaps {
 // there, times `zoom` (2 samples a half-pel plane). Each shrunk flow row is enlarged across the
 // plane once, then two enlarged rows give every plane row between them.
 struct MapWriter {
-    // Starts a plane: every `step`-th row and column of a plane of `size` (1, or 2 for the
-    // warps that measure disagreement at every other pixel). `flow` must outlive the writes.
-    void start(const cv::Mat &flow, const FlowScale &s, cv::Size size, int step, int zoom);
-    // The maps of plane rows y0, y0 + step, ... below y1 (y0 a multiple of step), into `out`.
+    // Starts a plane of `size`. `flow` must outlive the writes.
+    void start(const cv::Mat &flow, const FlowScale &s, cv::Size size, int zoom);
+    // The maps of plane rows [y0, y1) into `out`.
     void write(int y0, int y1, FixedMaps &out);
 
   private:
@@ -130,7 +129,7 @@ struct MapWriter {
 
     const cv::Mat *flow_ = nullptr;
     FlowScale scale_;
-    int step_ = 1, zoom_ = 1;
+    int zoom_ = 1;
     std::vector<int> from_;      // per plane column: the flow column on its left
     std::vector<float> weight_;  // ... and the weight of the one on its right
     std::vector<float> rows_[2]; // enlarged flow rows, by row parity
@@ -167,18 +166,16 @@ void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g);
 // Buffers kept between renders. The frame is rendered in bands of rows, maps included, so the
 // intermediate planes of a band are used while they are in cache.
 struct RenderScratch {
-    MapWriter full[2];              // frames 0 and 1: maps at every pixel (into the half-pel planes, in luma)
-    MapWriter even[2];              // ... at every other pixel (luma)
+    MapWriter map_writer[2];        // frames 0 and 1 (into the half-pel planes, in luma)
     FixedMaps maps[2];              // a band of maps
-    cv::Mat w0, w1;                 // a band of the two bilinear warps (every other pixel, in luma)
-    cv::Mat disagree;               // |w0 - w1| at every other pixel of the plane (a band's mean reads the next band's rows)
+    cv::Mat w0, w1;                 // a band of the two chroma warps
     cv::Mat sharp0, sharp1;         // the half-pel warps for the plane
+    cv::Mat disagree;               // their |difference| at every other pixel (a band's mean reads the next band's rows)
     cv::Mat mean_half;              // a band of mean disagreement at every other pixel
     cv::Mat mean, uncertain, out;   // a band: mean disagreement, three-hypothesis blend, result
 };
-// Renders luma at fraction t into plane 0 of `out`: both frames backward-warped (bilinear, and
-// sharp from the half-pel planes up0/up1), the sharp blend where the bilinear warps agree, the
-// three-hypothesis blend where they disagree (misplaced or occluded content, where a sharp
+// Renders luma at fraction t into plane 0 of `out`: both frames backward-warped sharply (from
+// the half-pel planes up0/up1), their blend where the warps agree, the three-hypothesis blend where they disagree (misplaced or occluded content, where a sharp
 // ghost costs more than a soft one), graded in between. `peak`: 255 or 1023.
 void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const PairFlows &f,
                  const IntermediateFlows &g, double t, int peak, RenderScratch &s, const ci_planes &out);
@@ -187,7 +184,7 @@ void render_chroma(const Frame &a, const Frame &b, const PairFlows &f, const Int
                    RenderScratch &s, const ci_planes &out);
 
 // --- hypotheses.cpp: uncertain motion --------------------------------------------------------
-// For plane rows [y0, y0 + mean.rows): where `mean` (the mean |w0 - w1| of the band, in sample
+// For plane rows [y0, y0 + mean.rows): where `mean` (the warps' mean disagreement, in sample
 // units) exceeds `above`, writes into `out` (a band like `mean`) the mean of three blends of a
 // and b (frame-1 weight t): both moved by the forward flow held over the interval, by the
 // backward flow, and not moved. Other pixels of `out` are left unwritten.

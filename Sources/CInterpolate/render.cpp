@@ -5,9 +5,11 @@
 // traffic costs more than arithmetic on a busy machine.
 #include "internal.hpp"
 
+#include <opencv2/core/hal/intrin.hpp>
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <type_traits>
 
 namespace ci {
 
@@ -75,6 +77,26 @@ void blend_sharp_8bit(const cv::Mat &sharp0, const cv::Mat &sharp1, const cv::Ma
     }
 }
 
+// |a - b| at every other pixel of every other row of two bands, into `out`.
+template <typename T> void every_other_absdiff(const cv::Mat &a, const cv::Mat &b, cv::Mat &out) {
+    for (int r = 0; r < out.rows; r++) {
+        const T *ra = a.ptr<T>(2 * r), *rb = b.ptr<T>(2 * r);
+        T *o = out.ptr<T>(r);
+        int x = 0;
+#if CV_SIMD128
+        if constexpr (std::is_same_v<T, uint8_t>) {
+            for (; x + 16 <= out.cols && 2 * x + 32 <= a.cols; x += 16) {
+                cv::v_uint8x16 a_even, a_odd, b_even, b_odd;
+                cv::v_load_deinterleave(ra + 2 * x, a_even, a_odd);
+                cv::v_load_deinterleave(rb + 2 * x, b_even, b_odd);
+                cv::v_store(o + x, cv::v_absdiff(a_even, b_even));
+            }
+        }
+#endif
+        for (; x < out.cols; x++) o[x] = T(std::abs(int(ra[2 * x]) - int(rb[2 * x])));
+    }
+}
+
 // Each sample of `half` for the 2x2 pixels it starts.
 template <typename T> void spread(const cv::Mat &half, cv::Mat &out) {
     for (int r = 0; r < out.rows; r++) {
@@ -119,26 +141,23 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
     s.disagree.create((h + 1) / 2, (w + 1) / 2, i0.type());
     s.sharp0.create(h, w, i0.type());
     s.sharp1.create(h, w, i0.type());
-    const cv::Mat *to[2] = {&g.to0, &g.to1};
-    for (int i = 0; i < 2; i++) {
-        s.full[i].start(*to[i], f.luma, i0.size(), 1, 2); // sample (x, y) is (2x, 2y) of the half-pel plane
-        s.even[i].start(*to[i], f.luma, i0.size(), 2, 1);
-    }
+    // Sample (x, y) of a plane is sample (2x, 2y) of its half-pel plane.
+    s.map_writer[0].start(g.to0, f.luma, i0.size(), 2);
+    s.map_writer[1].start(g.to1, f.luma, i0.size(), 2);
     int finished = 0;
     for (int y0 = 0; y0 < h; y0 += kBand) {
         const int y1 = std::min(h, y0 + kBand);
-        // Disagreement of the bilinear warps (at every other pixel): large on ghosts and occlusions.
-        s.even[0].write(y0, y1, s.maps[0]);
-        s.even[1].write(y0, y1, s.maps[1]);
-        warp(i0, s.maps[0], s.w0);
-        warp(i1, s.maps[1], s.w1);
-        cv::Mat disagree = s.disagree.rowRange(y0 / 2, y0 / 2 + s.w0.rows);
-        cv::absdiff(s.w0, s.w1, disagree);
         cv::Mat sharp0 = s.sharp0.rowRange(y0, y1), sharp1 = s.sharp1.rowRange(y0, y1);
-        s.full[0].write(y0, y1, s.maps[0]);
-        s.full[1].write(y0, y1, s.maps[1]);
+        s.map_writer[0].write(y0, y1, s.maps[0]);
+        s.map_writer[1].write(y0, y1, s.maps[1]);
         warp(up0, s.maps[0], sharp0);
         warp(up1, s.maps[1], sharp1);
+        // Disagreement of the warps (at every other pixel): large on ghosts and occlusions.
+        cv::Mat disagree = s.disagree.rowRange(y0 / 2, y0 / 2 + (y1 - y0 + 1) / 2);
+        if (i0.depth() == CV_8U)
+            every_other_absdiff<uint8_t>(sharp0, sharp1, disagree);
+        else
+            every_other_absdiff<uint16_t>(sharp0, sharp1, disagree);
         // A row's mean needs the disagreement measured up to two pixel rows below it.
         const int ready = y1 == h ? h : y1 - 2;
         if (ready > finished) {
@@ -150,13 +169,13 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
 
 void render_chroma(const Frame &a, const Frame &b, const PairFlows &f, const IntermediateFlows &g, double t,
                    RenderScratch &s, const ci_planes &out) {
-    s.full[0].start(g.to0, f.chroma, a.plane[1].size(), 1, 1);
-    s.full[1].start(g.to1, f.chroma, a.plane[1].size(), 1, 1);
+    s.map_writer[0].start(g.to0, f.chroma, a.plane[1].size(), 1);
+    s.map_writer[1].start(g.to1, f.chroma, a.plane[1].size(), 1);
     const int h = a.plane[1].rows;
     for (int y0 = 0; y0 < h; y0 += kBand) {
         const int y1 = std::min(h, y0 + kBand);
-        s.full[0].write(y0, y1, s.maps[0]);
-        s.full[1].write(y0, y1, s.maps[1]);
+        s.map_writer[0].write(y0, y1, s.maps[0]);
+        s.map_writer[1].write(y0, y1, s.maps[1]);
         for (int p = 1; p < 3; p++) {
             warp(a.plane[p], s.maps[0], s.w0);
             warp(b.plane[p], s.maps[1], s.w1);

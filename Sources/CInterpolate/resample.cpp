@@ -25,16 +25,15 @@ constexpr int kFractionBits = cv::INTER_BITS, kFractionMask = (1 << kFractionBit
 
 } // namespace
 
-void MapWriter::start(const cv::Mat &flow, const FlowScale &s, cv::Size size, int step, int zoom) {
+void MapWriter::start(const cv::Mat &flow, const FlowScale &s, cv::Size size, int zoom) {
     flow_ = &flow;
     scale_ = s;
-    step_ = step;
     zoom_ = zoom;
-    const int columns = (size.width + step - 1) / step;
+    const int columns = size.width;
     from_.resize(columns);
     weight_.resize(columns);
     for (int k = 0; k < columns; k++) {
-        const float fx = flow_position(float(k * step), s.step_x, flow.cols);
+        const float fx = flow_position(float(k), s.step_x, flow.cols);
         from_[k] = int(fx);
         weight_[k] = fx - float(from_[k]);
     }
@@ -59,12 +58,12 @@ const float *MapWriter::enlarged(int row) {
 }
 
 void MapWriter::write(int y0, int y1, FixedMaps &out) {
-    const int columns = int(from_.size()), rows = (y1 - y0 + step_ - 1) / step_;
+    const int columns = int(from_.size()), rows = y1 - y0;
     out.xy.create(rows, columns, CV_16SC2);
     out.frac.create(rows, columns, CV_16UC1);
     const float to_fixed = float(zoom_ << kFractionBits), gx = scale_.gain_x, gy = scale_.gain_y;
     for (int r = 0; r < rows; r++) {
-        const int y = y0 + r * step_;
+        const int y = y0 + r;
         const float fy = flow_position(float(y), scale_.step_y, flow_->rows);
         const int top = int(fy);
         const float ay = fy - float(top);
@@ -77,7 +76,7 @@ void MapWriter::write(int y0, int y1, FixedMaps &out) {
         // as remap's own conversion does.
         const cv::v_float32x4 v_ay = cv::v_setall_f32(ay), v_gx = cv::v_setall_f32(gx), v_gy = cv::v_setall_f32(gy);
         const cv::v_float32x4 v_y = cv::v_setall_f32(float(y)), v_fixed = cv::v_setall_f32(to_fixed);
-        const cv::v_float32x4 lanes(0.f, float(step_), float(2 * step_), float(3 * step_));
+        const cv::v_float32x4 lanes(0.f, 1.f, 2.f, 3.f);
         const cv::v_int32x4 mask = cv::v_setall_s32(kFractionMask);
         for (; k + 8 <= columns; k += 8) {
             cv::v_int32x4 fixed_x[2], fixed_y[2];
@@ -87,7 +86,7 @@ void MapWriter::write(int y0, int y1, FixedMaps &out) {
                 cv::v_load_deinterleave(e0 + 2 * c, u0, v0);
                 cv::v_load_deinterleave(e1 + 2 * c, u1, v1);
                 const cv::v_float32x4 u = u0 + (u1 - u0) * v_ay, v = v0 + (v1 - v0) * v_ay;
-                const cv::v_float32x4 x = cv::v_setall_f32(float(c * step_)) + lanes;
+                const cv::v_float32x4 x = cv::v_setall_f32(float(c)) + lanes;
                 fixed_x[h] = cv::v_round((x + v_gx * u) * v_fixed);
                 fixed_y[h] = cv::v_round((v_y + v_gy * v) * v_fixed);
             }
@@ -100,7 +99,7 @@ void MapWriter::write(int y0, int y1, FixedMaps &out) {
         for (; k < columns; k++) {
             const float u = e0[2 * k] + (e1[2 * k] - e0[2 * k]) * ay;
             const float v = e0[2 * k + 1] + (e1[2 * k + 1] - e0[2 * k + 1]) * ay;
-            const int fixed_x = int(std::lrint((float(k * step_) + gx * u) * to_fixed));
+            const int fixed_x = int(std::lrint((float(k) + gx * u) * to_fixed));
             const int fixed_y = int(std::lrint((float(y) + gy * v) * to_fixed));
             xy[2 * k] = cv::saturate_cast<short>(fixed_x >> kFractionBits);
             xy[2 * k + 1] = cv::saturate_cast<short>(fixed_y >> kFractionBits);
