@@ -71,6 +71,9 @@ void luma_to_8bit(const Layout &lay, const cv::Mat &y, cv::Mat &y8);
 // kept at that size (resample.cpp reads it at full size where needed).
 struct FlowEngine {
     cv::Ptr<cv::DISOpticalFlow> dis; // finest scale 0 once it sees shrunk planes
+    // FAST: the variational refinement, taken out of DIS (which refines every pyramid level) and
+    // run once on the finest level. Empty when DIS refines (QUALITY) or nothing does (DRAFT).
+    cv::Ptr<cv::VariationalRefinement> refine;
     int shrink = 0;                  // luma is shrunk 2^shrink times (DIS's finest level for the preset)
 };
 // The engine for the preset, its finest level clamped so the pyramid is valid for small frames.
