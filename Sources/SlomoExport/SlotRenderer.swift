@@ -173,9 +173,10 @@ private struct ClipRenderer {
     }
 
     /// How many pairs' flows are estimated ahead, each on its own engine and thread: as many
-    /// as fit in `flowBudget` (an engine holds at most ≈ 56 bytes a pixel, at 10 bits, 37 at 8:
-    /// its frame copies, half-pel luma and the warps' sample positions; 52 MB at 720p, 116 MB at
-    /// 1080p), at most 2. 720p: 2, 1080p: 1, 4K: 0.
+    /// as fit in `flowBudget`, counting 56 bytes a pixel an engine (52 MB at 720p, 116 MB at
+    /// 1080p), at most 2. 720p: 2, 1080p: 1, 4K: 0. The count is generous: an engine holds
+    /// ≈ 35 bytes a pixel at 10 bits, 17 at 8 (its frame copies, half-pel luma and the filter's
+    /// sums, the two sharp warps).
     static func lookahead(width: Int, height: Int) -> Int {
         min(2, flowBudget / max(1, 56 * width * height))
     }
