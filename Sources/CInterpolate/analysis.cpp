@@ -26,7 +26,7 @@ constexpr double kFailureResidual = 10.0;
 void analyse_pair(const cv::Mat &a8, const cv::Mat &b8, const cv::Mat &f01, const cv::Mat &f10, const FlowScale &luma,
                   ci_pair_stats &st) {
     // Frame-level statistics need a few thousand points, not every pixel: every 4th pixel both
-    // ways up to about 512 x 512, a sparser grid of about 16k points above (every 7th at 720p).
+    // ways up to about 640 x 640, a sparser grid of about 16k points above (every 7th at 720p).
     const int step = std::max(4, int(std::sqrt(double(a8.total()) / 16384.0)));
     // The residual ignores a global brightness gain (fades, exposure steps): those are not
     // cuts, and the (1-t)/t blend of the warped frames reproduces them. Measured in b's units.

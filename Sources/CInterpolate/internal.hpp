@@ -169,7 +169,7 @@ void intermediate_flows(const PairFlows &f, double t, IntermediateFlows &g);
 // Buffers kept between renders. The frame is rendered in bands of rows, maps included, so the
 // intermediate planes of a band are used while they are in cache.
 struct RenderScratch {
-    MapWriter map_writer[2];        // frames 0 and 1 (into the half-pel planes, in luma)
+    MapWriter map_writer[2];        // for frames 0 and 1 (into the half-pel planes, in luma)
     FixedMaps maps[2];              // a band of maps
     cv::Mat w0, w1;                 // a band of the two chroma warps
     cv::Mat sharp0, sharp1;         // the half-pel warps for the plane
@@ -178,8 +178,9 @@ struct RenderScratch {
     cv::Mat mean, uncertain, out;   // a band: mean disagreement, three-hypothesis blend, result
 };
 // Renders luma at fraction t into plane 0 of `out`: both frames backward-warped sharply (from
-// the half-pel planes up0/up1), their blend where the warps agree, the three-hypothesis blend where they disagree (misplaced or occluded content, where a sharp
-// ghost costs more than a soft one), graded in between. `peak`: 255 or 1023.
+// the half-pel planes up0/up1), their blend where the warps agree, the three-hypothesis blend
+// where they disagree (misplaced or occluded content, where a sharp ghost costs more than a
+// soft one), graded in between. `peak`: 255 or 1023.
 void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const cv::Mat &up1, const PairFlows &f,
                  const IntermediateFlows &g, double t, int peak, RenderScratch &s, const ci_planes &out);
 // Renders both chroma planes of a and b at fraction t into `out`: bilinear warps blended (1-t, t).
