@@ -110,10 +110,7 @@ template <typename T> void upsample(const cv::Mat &plane, HalfpelScratch &s, cv:
 } // namespace
 
 void upsample_halfpel(const cv::Mat &plane, HalfpelScratch &s, cv::Mat &up) {
-    if (plane.depth() == CV_8U)
-        upsample<uint8_t>(plane, s, up);
-    else
-        upsample<uint16_t>(plane, s, up);
+    with_sample_type(plane, [&](auto sample) { upsample<decltype(sample)>(plane, s, up); });
 }
 
 } // namespace ci

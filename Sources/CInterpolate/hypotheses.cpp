@@ -56,10 +56,7 @@ void blend(const cv::Mat &a, const cv::Mat &b, const PairFlows &f, float t, int 
 void blend_hypotheses(const cv::Mat &a, const cv::Mat &b, const PairFlows &f, double t, int y0, const cv::Mat &mean,
                       int above, cv::Mat &out) {
     out.create(mean.rows, mean.cols, a.type());
-    if (a.depth() == CV_8U)
-        blend<uint8_t>(a, b, f, float(t), y0, mean, above, out);
-    else
-        blend<uint16_t>(a, b, f, float(t), y0, mean, above, out);
+    with_sample_type(a, [&](auto sample) { blend<decltype(sample)>(a, b, f, float(t), y0, mean, above, out); });
 }
 
 } // namespace ci

@@ -34,6 +34,15 @@ struct Frame {
     cv::Mat plane[3];
 };
 
+// Calls `body` with a value of the plane's sample type, uint8_t or uint16_t (10-bit in 16):
+// the one switch for the templates that serve both.
+template <typename F> inline void with_sample_type(const cv::Mat &plane, F &&body) {
+    if (plane.depth() == CV_8U)
+        body(uint8_t{});
+    else
+        body(uint16_t{});
+}
+
 // Bilinear sample of a single-channel plane at (x, y), which must lie inside the plane.
 template <typename T> inline float bilinear(const cv::Mat &m, float x, float y) {
     const int x0 = std::min(int(x), m.cols - 2), y0 = std::min(int(y), m.rows - 2);

@@ -117,10 +117,7 @@ void finish_luma_rows(const cv::Mat &i0, const cv::Mat &i1, const PairFlows &f, 
     const int h0 = y0 / 2, h1 = (y1 - 1) / 2 + 1;
     cv::blur(s.disagree.rowRange(h0, h1), s.mean_half, cv::Size(3, 3), cv::Point(-1, -1), cv::BORDER_REPLICATE);
     s.mean.create(y1 - y0, i0.cols, i0.type());
-    if (i0.depth() == CV_8U)
-        spread<uint8_t>(s.mean_half, s.mean);
-    else
-        spread<uint16_t>(s.mean_half, s.mean);
+    with_sample_type(i0, [&](auto sample) { spread<decltype(sample)>(s.mean_half, s.mean); });
     const float unit = float(peak) / 255.f, lo = kSharpBelow * unit, hi = kSoftAbove * unit;
     const int above = int(lo); // disagreements are whole samples: d > lo exactly when d > above
     blend_hypotheses(i0, i1, f, t, y0, s.mean, above, s.uncertain);
@@ -154,10 +151,7 @@ void render_luma(const cv::Mat &i0, const cv::Mat &i1, const cv::Mat &up0, const
         warp(up1, s.maps[1], sharp1);
         // Disagreement of the warps (at every other pixel): large on ghosts and occlusions.
         cv::Mat disagree = s.disagree.rowRange(y0 / 2, y0 / 2 + (y1 - y0 + 1) / 2);
-        if (i0.depth() == CV_8U)
-            every_other_absdiff<uint8_t>(sharp0, sharp1, disagree);
-        else
-            every_other_absdiff<uint16_t>(sharp0, sharp1, disagree);
+        with_sample_type(i0, [&](auto sample) { every_other_absdiff<decltype(sample)>(sharp0, sharp1, disagree); });
         // A row's mean needs the disagreement measured up to two pixel rows below it.
         const int ready = y1 == h ? h : y1 - 2;
         if (ready > finished) {
