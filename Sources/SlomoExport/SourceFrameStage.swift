@@ -62,8 +62,8 @@ struct SourceFrameStage {
 
     /// One thread when the export verifies (the default): FFmpeg 5.1's frame threads hand a
     /// picture on before error concealment flags it (of 32 concealed pictures in a test file,
-    /// 4 frame threads flagged 13), and a damaged picture would pass unsaid. Decoding is far
-    /// cheaper than encoding the same pictures, so the export rarely waits for it.
+    /// 4 frame threads flagged 13), and a damaged picture would pass unsaid. The decoding is
+    /// spread over several decoders instead, each taking whole runs of packets (`RunDecoders`).
     var threads: Int { session.settings.verify ? 1 : Self.decoderThreads }
 
     func run() throws {
@@ -82,34 +82,19 @@ struct SourceFrameStage {
         demuxer.select(streams: [video.index])
         let origin = demuxer.file.clipOrigin
         if clip.range.start > .zero { try demuxer.seek(to: clip.range.start + origin, stream: video.index) }
-        let decoder = try Decoder(demuxer: demuxer, stream: video.index, threads: threads)
-        let intraOnly = decoder.isIntraOnly
         let schedule = clip.schedule
+        let runs = try RunDecoders(demuxer: demuxer, stream: video.index, threads: threads, output: output,
+                                   origin: origin, statistics: statistics) { schedule.isPastLastSlot($0) }
+        defer { runs.cancel() }
+        let intraOnly = runs.isIntraOnly
 
         var ahead: [Packet] = []
         var recent: [MediaTime] = []          // presentation times of packets already sent
-        var decisions: [Int64: Bool] = [:]    // pts → needed
+        var inRun = 0                         // packets sent in the current run
         var reachedEnd = false
-        var done = false
 
         func time(_ packet: Packet) -> MediaTime? { packet.presentationTime.map { $0 - origin } }
-        func deliver(_ frames: [Frame]) throws {
-            statistics.count(decoded: frames.count)
-            for frame in frames {
-                guard let presented = frame.presentationTime else { continue }
-                let when = presented - origin
-                if let pts = frame.pts ?? frame.bestEffortPTS {
-                    // Pictures come out in display order: decisions about earlier ones are moot.
-                    if decisions.count > 4 * Self.lookahead { decisions = decisions.filter { $0.key >= pts } }
-                    if decisions.removeValue(forKey: pts) == false { continue }
-                }
-                statistics.count(used: 1)
-                try output.push(.frame(frame, time: when))
-                if schedule.isPastLastSlot(when) { done = true }
-            }
-        }
-
-        while !done {
+        while true {
             while !reachedEnd && ahead.count < Self.lookahead {
                 if let packet = try demuxer.read() {
                     if packet.streamIndex == video.index { ahead.append(packet) }
@@ -126,25 +111,22 @@ struct SourceFrameStage {
                 let previous = around.filter { $0 < here }.max()
                 let next = around.filter { $0 > here }.min()
                 needed = schedule.needsFrame(at: here, previous: previous, next: next)
+                if inRun >= RunDecoders.runLength, RunDecoders.mayStartRun(
+                    at: here, keyframe: packet.isKeyframe, before: recent,
+                    after: ahead.prefix { !$0.isKeyframe }.compactMap(time)) {
+                    try runs.startRun()
+                    inRun = 0
+                }
                 recent.append(here)
                 if recent.count > 2 * Self.lookahead { recent.removeFirst(recent.count - 2 * Self.lookahead) }
-                if let pts = packet.pts { decisions[pts] = needed }
                 if !needed && intraOnly {
                     statistics.count(skipped: 1)
-                    decisions[packet.pts ?? 0] = nil
                     continue
                 }
             }
-            decoder.skipsNonReferenceFrames = !needed
-            try decoder.sendSkippingDamaged(packet)
-            var frames: [Frame] = []
-            while let frame = try decoder.receive() { frames.append(frame) }
-            try deliver(frames)
+            inRun += 1
+            guard try runs.send(packet, needed: needed) else { break }
         }
-        if !done {
-            decoder.skipsNonReferenceFrames = false
-            try deliver(try decoder.decode(nil))
-        }
-        if let found = decoder.damageReport(for: video) { try session.found(found, in: clip.path, keptIn: damage) }
+        if let found = try runs.finish() { try session.found(found, in: clip.path, keptIn: damage) }
     }
 }

@@ -51,12 +51,8 @@ public final class DecodeCheck {
     /// Flushes the decoders of checks that each saw part of one stream and says what they
     /// found damaged together; nil when every packet decoded cleanly.
     public static func finish(_ checks: [DecodeCheck]) -> Damage? {
-        var tally = DecodeDamage()
-        for check in checks {
-            check.flush()
-            tally.add(check.decoder.damageTally)
-        }
-        return checks.first.flatMap { tally.damage(of: $0.stream) }
+        for check in checks { check.flush() }
+        return checks.first.flatMap { Decoder.damageReport(of: checks.map(\.decoder), for: $0.stream) }
     }
 
     private func flush() {

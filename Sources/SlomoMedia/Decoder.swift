@@ -85,8 +85,13 @@ public final class Decoder {
     /// had to conceal errors in. Nil when everything decoded cleanly.
     public func damageReport(for stream: StreamInfo) -> Damage? { damage.damage(of: stream) }
 
-    /// What this decoder counted so far, to be added to another decoder's of the same stream.
-    var damageTally: DecodeDamage { damage }
+    /// What several decoders that each decoded part of `stream` found damaged together; nil
+    /// when every packet decoded cleanly.
+    public static func damageReport(of decoders: [Decoder], for stream: StreamInfo) -> Damage? {
+        var tally = DecodeDamage()
+        for decoder in decoders { tally.add(decoder.damage) }
+        return tally.damage(of: stream)
+    }
 
     /// Sends a packet (or end-of-stream for nil) and returns every frame that is ready.
     public func decode(_ packet: Packet?) throws(FFmpegError) -> [Frame] {

@@ -43,10 +43,9 @@ import Testing
         return path
     }
 
-    @Test func checkersTogetherFindWhatOneDecoderFinds() throws {
-        let folder = try FixtureCache.shared.scratchFolder("verification")
-        let clean = try Self.movie("clean.mp4", x264: "open-gop=0", in: folder)
-        // Every 37th packet's data spoiled: damage in many runs, dealt to every checker.
+    /// A copy of `clean` with every 37th video packet's data spoiled (from the 21st on): damage
+    /// in many runs, dealt to every checker or decoder.
+    static func spoiled(_ clean: String, in folder: URL) throws -> String {
         let packets = try runChecked("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "packet=size,pos",
                                                  "-of", "csv=p=0", clean]).standardOutput
             .split(separator: "\n").map { $0.split(separator: ",").map { Int($0)! } }
@@ -56,6 +55,12 @@ import Testing
         }
         let spoiled = folder.appendingPathComponent("spoiled.mp4").path
         try Data(bytes).write(to: URL(fileURLWithPath: spoiled))
+        return spoiled
+    }
+
+    @Test func checkersTogetherFindWhatOneDecoderFinds() throws {
+        let folder = try FixtureCache.shared.scratchFolder("verification")
+        let spoiled = try Self.spoiled(try Self.movie("clean.mp4", x264: "open-gop=0", in: folder), in: folder)
 
         let serial = try #require(try Self.checkSerially(spoiled))
         print("one decoder: \(serial.message)")
