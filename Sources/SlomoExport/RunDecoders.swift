@@ -53,8 +53,18 @@ final class RunDecoders {
 
     /// Packets of a run before the next keyframe may begin another.
     static let runLength = 32
-    /// Lanes: one a core, up to four.
-    static let laneCount = max(1, min(4, ProcessInfo.processInfo.activeProcessorCount))
+    /// Lanes for pictures of `width`×`height` in `pixelFormat`: one a core, up to four, as many
+    /// as fit in `laneBudget`. Each lane beyond the first holds about 14 more pictures (its
+    /// decoder's references, and a pool that grows to cover every picture of its still
+    /// downstream: 360 → 419 MB for a second lane at 1080p): 4 lanes at 720p, 2 at 1080p,
+    /// 1 at 4K.
+    static func laneCount(width: Int, height: Int, pixelFormat: String) -> Int {
+        let perLane = 14 * PictureBudget.pictureBytes(width: width, height: height, pixelFormat: pixelFormat)
+        return max(1, min(4, ProcessInfo.processInfo.activeProcessorCount, 1 + laneBudget / max(1, perLane)))
+    }
+
+    /// Memory for the lanes beyond the first.
+    static let laneBudget = 96 << 20
     /// Pictures a lane may decode ahead of the merger while another lane's run is handed on:
     /// 8 at 720p, 4 at 1080p. Twice that was no faster on the 720p bench clip, for 25 MB more.
     static let aheadPictures = PictureBudget(bytes: 16 << 20, pictures: 2...16)
@@ -69,13 +79,14 @@ final class RunDecoders {
 
     /// Starts `lanes` decoders (`threads` threads each) of stream `index` of `demuxer`'s file,
     /// and the merger that pushes their pictures to `output` at their times less `origin`.
-    init(demuxer: Demuxer, stream index: Int, lanes count: Int = RunDecoders.laneCount, threads: Int,
+    /// `lanes` nil: `laneCount` for the stream's pictures.
+    init(demuxer: Demuxer, stream index: Int, lanes count: Int? = nil, threads: Int,
          output: PipelineQueue<SourceItem>, origin: MediaTime, statistics: DecodeStatistics,
          isPastLastSlot: @escaping (MediaTime) -> Bool) throws {
         stream = demuxer.file.streams[index]
-        let video = stream.video
-        let capacity = Self.aheadPictures.capacity(width: video?.width ?? 0, height: video?.height ?? 0,
-                                                   pixelFormat: video?.pixelFormat ?? "")
+        let (width, height, pixelFormat) = (stream.video?.width ?? 0, stream.video?.height ?? 0, stream.video?.pixelFormat ?? "")
+        let capacity = Self.aheadPictures.capacity(width: width, height: height, pixelFormat: pixelFormat)
+        let count = count ?? Self.laneCount(width: width, height: height, pixelFormat: pixelFormat)
         let scope = LiveObjects.currentScope
         let lanes = try (0..<max(1, count)).map { _ in
             Lane(decoder: try Decoder(demuxer: demuxer, stream: index, threads: threads), pictures: capacity, scope: scope)

@@ -124,6 +124,15 @@ import Testing
         Self.expectSame(try Self.decode(spoiled, lanes: 2), serial, "spoiled, 2 lanes")
     }
 
+    /// A lane beyond the first holds about 14 pictures: fewer lanes for larger pictures.
+    @Test func lanesFitTheirMemory() {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(RunDecoders.laneCount(width: 1280, height: 720, pixelFormat: "yuv420p") == min(4, cores))
+        #expect(RunDecoders.laneCount(width: 1920, height: 1080, pixelFormat: "yuv420p") == min(2, cores))
+        #expect(RunDecoders.laneCount(width: 1920, height: 1080, pixelFormat: "yuv422p10le") == 1)
+        #expect(RunDecoders.laneCount(width: 3840, height: 2160, pixelFormat: "yuv420p") == 1)
+    }
+
     @Test func stopsAfterTheLastSlot() throws {
         let folder = try FixtureCache.shared.scratchFolder("run-decoders-stop")
         let closed = try VideoVerificationTests.movie("closed.mp4", x264: "open-gop=0", in: folder)
