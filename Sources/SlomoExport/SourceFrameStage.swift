@@ -39,7 +39,8 @@ public final class DecodeStatistics: Sendable {
 /// The decode stage of a CFR export, on its own thread: reads each clip's video from where the
 /// clip starts, decodes only what some slot needs where the codec allows (non-reference
 /// pictures between slots are skipped with the decoder's `skip_frame`; intra-only packets are
-/// not even sent), and stops once the clip's last slot is covered.
+/// not even sent), and stops once the clip's last slot is covered. The packets go in runs
+/// between keyframes to several decoders (`RunDecoders`), which hand the pictures on in order.
 struct SourceFrameStage {
     struct Clip {
         let path: String
