@@ -26,7 +26,8 @@ struct OutputOptions: ParsableArguments {
         Decode the video passthrough copies, to find damage in the media data (a flipped byte, a zeroed chunk) that only \
         decoding sees; the video is still copied bit for bit, and one decoder per core (up to four) checks it. \
         --no-verify copies at full speed and finds only damage in the file's structure. A --cfr export reports what \
-        its own decoding meets either way; it decodes on one thread to see every concealed picture, several with --no-verify.
+        its own decoding meets either way; each of its decoders (runs between keyframes go to several) uses one thread \
+        to see every concealed picture, several with --no-verify.
         """))
     var verify = true
 

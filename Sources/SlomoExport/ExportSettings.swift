@@ -26,9 +26,9 @@ public struct ExportSettings: Sendable, Hashable {
     /// Decode the video that passthrough copies, to find damage in the media data (a flipped
     /// byte, a zeroed chunk) that nothing short of decoding sees. The video is still copied
     /// bit for bit; the cost is the decoding time, spread over one decoder per core (up to
-    /// four). A constant-frame-rate export reports what its own decoding meets either way, on
-    /// one decoder thread when verifying (frame threads can miss concealed pictures), several
-    /// when not.
+    /// four). A constant-frame-rate export reports what its own decoding meets either way: its
+    /// decoders (one a core for runs between keyframes, as memory allows) run one thread each
+    /// when verifying (frame threads can miss concealed pictures), several when not.
     public var verify: Bool
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
