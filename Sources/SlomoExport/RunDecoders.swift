@@ -55,8 +55,8 @@ final class RunDecoders {
     static let runLength = 32
     /// Lanes for pictures of `width`×`height` in `pixelFormat`: one a core, up to four, as many
     /// as fit in `laneBudget`. Each lane beyond the first holds about 14 more pictures (its
-    /// decoder's references, and a pool that grows to cover every picture of its still
-    /// downstream: 360 → 419 MB for a second lane at 1080p): 4 lanes at 720p, 2 at 1080p,
+    /// decoder's references, and a frame pool that grows to cover every picture of its still
+    /// held downstream: 360 → 419 MB for a second lane at 1080p): 4 lanes at 720p, 2 at 1080p,
     /// 1 at 4K.
     static func laneCount(width: Int, height: Int, pixelFormat: String) -> Int {
         let perLane = 14 * PictureBudget.pictureBytes(width: width, height: height, pixelFormat: pixelFormat)
@@ -66,7 +66,7 @@ final class RunDecoders {
     /// Memory for the lanes beyond the first.
     static let laneBudget = 96 << 20
     /// Pictures a lane may decode ahead of the merger while another lane's run is handed on:
-    /// 8 at 720p, 4 at 1080p. Twice that was no faster on the 720p bench clip, for 25 MB more.
+    /// 8 at 720p, 3 at 1080p. Twice that was no faster on the 720p bench clip, for 25 MB more.
     static let aheadPictures = PictureBudget(bytes: 16 << 20, pictures: 2...16)
     /// Packet bytes waiting for one lane.
     static let queuedPacketBytes = 8 << 20
@@ -110,9 +110,10 @@ final class RunDecoders {
     /// True when every picture of the stream is a keyframe: a packet no slot needs need not be sent.
     var isIntraOnly: Bool { lanes[0].decoder.isIntraOnly }
 
-    /// Ends the current run: the packets sent from now on go to the next lane.
+    /// Ends the current run: the packets sent from now on go to the next lane. With one lane
+    /// there are no runs: its decoder goes through the stream as it is.
     func startRun() throws {
-        guard try hand(.endOfRun) else { return }
+        guard lanes.count > 1, try hand(.endOfRun) else { return }
         current = (current + 1) % lanes.count
     }
 

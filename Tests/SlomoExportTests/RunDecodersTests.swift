@@ -71,11 +71,13 @@ import Testing
         return hash
     }
 
-    static func expectSame(_ dealt: Decoded, _ serial: Decoded, _ label: String) {
+    /// The same pictures at the same times, the same samples unless `samples` is false, the
+    /// same damage.
+    static func expectSame(_ dealt: Decoded, _ serial: Decoded, _ label: String, samples: Bool = true) {
         #expect(dealt.pictures.count == serial.pictures.count, "\(label): \(dealt.pictures.count) pictures, one decoder \(serial.pictures.count)")
         #expect(dealt.pictures.map(\.time) == serial.pictures.map(\.time), "\(label): times differ")
         let differing = zip(dealt.pictures, serial.pictures).filter { $0.digest != $1.digest }.count
-        #expect(differing == 0, "\(label): \(differing) pictures differ")
+        #expect(!samples || differing == 0, "\(label): \(differing) pictures differ")
         #expect(dealt.damage?.message == serial.damage?.message, "\(label): \(dealt.damage?.message ?? "no damage")")
     }
 
@@ -121,7 +123,10 @@ import Testing
         let serial = try Self.decode(spoiled, lanes: 1)
         let damage = try #require(serial.damage)
         #expect(damage.packets >= 12, "\(damage.message)")
-        Self.expectSame(try Self.decode(spoiled, lanes: 2), serial, "spoiled, 2 lanes")
+        // Concealment patches a broken picture from the one before it, which a run's decoder
+        // (starting at a keyframe) may not have had: the patched samples may differ, the
+        // pictures, their times and the damage found may not.
+        Self.expectSame(try Self.decode(spoiled, lanes: 2), serial, "spoiled, 2 lanes", samples: false)
     }
 
     /// A lane beyond the first holds about 14 pictures: fewer lanes for larger pictures.
