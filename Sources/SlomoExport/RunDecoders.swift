@@ -75,7 +75,6 @@ final class RunDecoders {
     private let merger: PipelineWorker
     private let stream: StreamInfo
     private var current = 0
-    private var stopped = false
 
     /// Starts `lanes` decoders (`threads` threads each) of stream `index` of `demuxer`'s file,
     /// and the merger that pushes their pictures to `output` at their times less `origin`.
@@ -99,12 +98,12 @@ final class RunDecoders {
         merger.start { try Self.merge(lanes, into: output, statistics: statistics, isPastLastSlot: isPastLastSlot) }
     }
 
-    /// Whether a run may begin at a packet shown at `time`: a keyframe that no picture leans
-    /// across, i.e. every picture sent before it (`before`, the times of the last few) is shown
-    /// before it, and none of those read after it up to the next keyframe (`after`) is shown
-    /// before it, as an open GOP's leading pictures are.
-    static func mayStartRun(at time: MediaTime, keyframe: Bool, before: [MediaTime], after: [MediaTime]) -> Bool {
-        keyframe && before.allSatisfy { $0 < time } && after.allSatisfy { $0 > time }
+    /// Whether a run may begin at a keyframe shown at `time`: one that no picture leans across,
+    /// i.e. every picture sent before it (`before`, the times of the last few) is shown before
+    /// it, and none of those read after it up to the next keyframe (`after`) is shown before it,
+    /// as an open GOP's leading pictures are.
+    static func mayStartRun(at time: MediaTime, before: [MediaTime], after: [MediaTime]) -> Bool {
+        before.allSatisfy { $0 < time } && after.allSatisfy { $0 > time }
     }
 
     /// True when every picture of the stream is a keyframe: a packet no slot needs need not be sent.
@@ -124,13 +123,13 @@ final class RunDecoders {
         try hand(.packet(packet, needed: needed))
     }
 
+    /// Pushes `command` to the current lane; false once the merger has closed the lanes'
+    /// queues (they stay closed, so every later push says so too).
     private func hand(_ command: Command) throws -> Bool {
-        guard !stopped else { return false }
         do {
             try lanes[current].commands.push(command)
             return true
         } catch is QueueClosed {
-            stopped = true
             return false
         }
     }

@@ -112,9 +112,8 @@ struct SourceFrameStage {
                 let previous = around.filter { $0 < here }.max()
                 let next = around.filter { $0 > here }.min()
                 needed = schedule.needsFrame(at: here, previous: previous, next: next)
-                if inRun >= RunDecoders.runLength, RunDecoders.mayStartRun(
-                    at: here, keyframe: packet.isKeyframe, before: recent,
-                    after: ahead.prefix { !$0.isKeyframe }.compactMap(time)) {
+                if inRun >= RunDecoders.runLength, packet.isKeyframe, RunDecoders.mayStartRun(
+                    at: here, before: recent, after: ahead.prefix { !$0.isKeyframe }.compactMap(time)) {
                     try runs.startRun()
                     inRun = 0
                 }

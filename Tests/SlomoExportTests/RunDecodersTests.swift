@@ -39,8 +39,8 @@ import Testing
         for (index, packet) in packets.enumerated() {
             let after = blindToLeadingPictures ? []
                 : packets[(index + 1)...].prefix { !$0.isKeyframe }.prefix(SourceFrameStage.lookahead).map { $0.presentationTime! }
-            if inRun >= RunDecoders.runLength, RunDecoders.mayStartRun(
-                at: times[index], keyframe: packet.isKeyframe, before: Array(times[max(0, index - 32)..<index]), after: after) {
+            if inRun >= RunDecoders.runLength, packet.isKeyframe, RunDecoders.mayStartRun(
+                at: times[index], before: Array(times[max(0, index - 32)..<index]), after: after) {
                 try runs.startRun()
                 decoded.runs += 1
                 inRun = 0
