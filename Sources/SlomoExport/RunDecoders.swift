@@ -19,13 +19,13 @@ import SlomoMedia
 /// let runs = try RunDecoders(demuxer: demuxer, stream: video.index, lanes: 2, threads: 1, output: queue,
 ///                            origin: origin, statistics: statistics) { schedule.isPastLastSlot($0) }
 /// defer { runs.cancel() }
-/// while let packet = … { if cut { try runs.startRun() }; guard try runs.send(packet, needed: true) else { break } }
+/// while let packet = … { if cut { try runs.startRun() }; guard try runs.send(packet, skipping: .none) else { break } }
 /// let damage = try runs.finish()
 /// ```
 final class RunDecoders {
     /// What the reader tells a lane.
     private enum Command {
-        case packet(Packet, needed: Bool)
+        case packet(Packet, skipping: Decoder.PictureSkipping)
         case endOfRun
     }
 
@@ -116,11 +116,11 @@ final class RunDecoders {
         current = (current + 1) % lanes.count
     }
 
-    /// Hands `packet` to the current run; `needed` false lets its decoder skip it when no other
-    /// picture refers to it, and drops its picture. Returns false once no slot needs more
-    /// pictures: the caller stops reading.
-    func send(_ packet: Packet, needed: Bool) throws -> Bool {
-        try hand(.packet(packet, needed: needed))
+    /// Hands `packet` to the current run: `.none` for a picture a slot needs; otherwise what
+    /// its decoder may leave undecoded, and its picture, if decoded all the same, is dropped.
+    /// Returns false once no slot needs more pictures: the caller stops reading.
+    func send(_ packet: Packet, skipping: Decoder.PictureSkipping) throws -> Bool {
+        try hand(.packet(packet, skipping: skipping))
     }
 
     /// Pushes `command` to the current lane; false once the merger has closed the lanes'
@@ -174,15 +174,15 @@ final class RunDecoders {
         do {
             while let command = try lane.commands.pop() {
                 switch command {
-                case .packet(let packet, let isNeeded):
-                    if let pts = packet.pts { needed[pts] = isNeeded }
-                    decoder.skipsNonReferenceFrames = !isNeeded
+                case .packet(let packet, let skipping):
+                    if let pts = packet.pts { needed[pts] = skipping == .none }
+                    decoder.skipping = skipping
                     try decoder.sendSkippingDamaged(packet)
                     var frames: [Frame] = []
                     while let frame = try decoder.receive() { frames.append(frame) }
                     try deliver(frames)
                 case .endOfRun:
-                    decoder.skipsNonReferenceFrames = false
+                    decoder.skipping = .none
                     try deliver(try decoder.decode(nil))
                     decoder.reset()
                     needed.removeAll()

@@ -38,9 +38,11 @@ public final class DecodeStatistics: Sendable {
 
 /// The decode stage of a CFR export, on its own thread: reads each clip's video from where the
 /// clip starts, decodes only what some slot needs where the codec allows (non-reference
-/// pictures between slots are skipped with the decoder's `skip_frame`; intra-only packets are
-/// not even sent), and stops once the clip's last slot is covered. The packets go in runs
-/// between keyframes to several decoders (`RunDecoders`), which hand the pictures on in order.
+/// pictures between slots are skipped with the decoder's `skip_frame`; in H.264, a GOP is read
+/// ahead and the reference B pictures no decoded picture leans on are skipped too,
+/// `GOPSkipPlanner`; intra-only packets are not even sent), and stops once the clip's last
+/// slot is covered. The packets go in runs between keyframes to several decoders
+/// (`RunDecoders`), which hand the pictures on in order.
 struct SourceFrameStage {
     struct Clip {
         let path: String
@@ -88,44 +90,50 @@ struct SourceFrameStage {
                                    origin: origin, statistics: statistics) { schedule.isPastLastSlot($0) }
         defer { runs.cancel() }
         let intraOnly = runs.isIntraOnly
+        var headers = video.codec.name == "h264"
+            ? demuxer.extradata(of: video.index).withUnsafeBytes { H264HeaderReader(extradata: $0) } : nil
 
-        var ahead: [Packet] = []
+        var ahead: [ReadAheadPacket] = []
         var recent: [MediaTime] = []          // presentation times of packets already sent
         var inRun = 0                         // packets sent in the current run
         var reachedEnd = false
 
-        func time(_ packet: Packet) -> MediaTime? { packet.presentationTime.map { $0 - origin } }
         while true {
-            while !reachedEnd && ahead.count < Self.lookahead {
+            while !reachedEnd && (ahead.count < Self.lookahead || GOPSkipPlanner.wantsMore(ahead)) {
                 if let packet = try demuxer.read() {
-                    if packet.streamIndex == video.index { ahead.append(packet) }
+                    guard packet.streamIndex == video.index else { continue }
+                    ahead.append(ReadAheadPacket(packet: packet, time: packet.presentationTime.map { $0 - origin },
+                                                 picture: headers?.references(in: packet.data)))
                 } else {
                     reachedEnd = true
                 }
             }
+            GOPSkipPlanner.plan(&ahead, sent: recent, atEnd: reachedEnd) { schedule.needsFrame(at: $0, previous: $1, next: $2) }
             guard !ahead.isEmpty else { break }
-            let packet = ahead.removeFirst()
+            let head = ahead.removeFirst()
             statistics.count(packets: 1)
-            var needed = true
-            if let here = time(packet) {
-                let around = recent + ahead.compactMap(time)
-                let previous = around.filter { $0 < here }.max()
-                let next = around.filter { $0 > here }.min()
-                needed = schedule.needsFrame(at: here, previous: previous, next: next)
-                if inRun >= RunDecoders.runLength, packet.isKeyframe, RunDecoders.mayStartRun(
-                    at: here, before: recent, after: ahead.prefix { !$0.isKeyframe }.compactMap(time)) {
+            var skipping = head.plannedSkipping ?? .none
+            if let here = head.time {
+                if head.plannedSkipping == nil {
+                    let around = recent + ahead.prefix(Self.lookahead).compactMap(\.time)
+                    let previous = around.filter { $0 < here }.max()
+                    let next = around.filter { $0 > here }.min()
+                    skipping = schedule.needsFrame(at: here, previous: previous, next: next) ? .none : .nonReference
+                }
+                if inRun >= RunDecoders.runLength, head.packet.isKeyframe, RunDecoders.mayStartRun(
+                    at: here, before: recent, after: ahead.prefix { !$0.packet.isKeyframe }.compactMap(\.time)) {
                     try runs.startRun()
                     inRun = 0
                 }
                 recent.append(here)
                 if recent.count > 2 * Self.lookahead { recent.removeFirst(recent.count - 2 * Self.lookahead) }
-                if !needed && intraOnly {
+                if skipping != .none && intraOnly {
                     statistics.count(skipped: 1)
                     continue
                 }
             }
             inRun += 1
-            guard try runs.send(packet, needed: needed) else { break }
+            guard try runs.send(head.packet, skipping: skipping) else { break }
         }
         if let found = try runs.finish() { try session.found(found, in: clip.path, keptIn: damage) }
     }

@@ -2,13 +2,36 @@ import CFFmpeg
 
 /// Skipping pictures nobody needs (`AVCodecContext.skip_frame`).
 extension Decoder {
-    /// When true, the decoder does not decode frames that no other frame references (such as
-    /// non-reference B-frames): packets sent meanwhile produce no picture when they hold one.
-    /// Reference frames are always decoded, so later pictures stay correct. The setting applies
-    /// to packets sent after it changes, also with frame threading.
-    public var skipsNonReferenceFrames: Bool {
-        get { context.pointee.skip_frame == AVDISCARD_NONREF }
-        set { context.pointee.skip_frame = newValue ? AVDISCARD_NONREF : AVDISCARD_DEFAULT }
+    /// Which pictures a decoder leaves undecoded among the packets sent next.
+    public enum PictureSkipping: Sendable {
+        /// Every picture is decoded.
+        case none
+        /// Pictures no other picture references (such as most B-frames): later pictures stay
+        /// correct.
+        case nonReference
+        /// B pictures too, references or not: for a reference picture that `H264SkipPlan` found
+        /// no decoded picture needs.
+        case bidirectional
+    }
+
+    /// What the decoder skips (`AVCodecContext.skip_frame`); packets sent meanwhile produce no
+    /// picture when they hold a skipped one. The setting applies to packets sent after it
+    /// changes, also with frame threading.
+    public var skipping: PictureSkipping {
+        get {
+            switch context.pointee.skip_frame {
+            case AVDISCARD_NONREF: .nonReference
+            case AVDISCARD_BIDIR: .bidirectional
+            default: .none
+            }
+        }
+        set {
+            context.pointee.skip_frame = switch newValue {
+            case .none: AVDISCARD_DEFAULT
+            case .nonReference: AVDISCARD_NONREF
+            case .bidirectional: AVDISCARD_BIDIR
+            }
+        }
     }
 }
 

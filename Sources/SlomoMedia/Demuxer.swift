@@ -143,6 +143,13 @@ public final class Demuxer {
         try check(av_seek_frame(context, Int32(index), ticks, AVSEEK_FLAG_BACKWARD), "seek", path: path)
     }
 
+    /// The codec's extradata of stream `index` (H.264's `avcC`, HEVC's `hvcC`…), empty when it has none.
+    public func extradata(of index: Int) -> [UInt8] {
+        let parameters = streamPointer(index).pointee.codecpar.pointee
+        guard let bytes = parameters.extradata, parameters.extradata_size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(parameters.extradata_size)))
+    }
+
     func streamPointer(_ index: Int) -> UnsafeMutablePointer<AVStream> {
         precondition(index >= 0 && index < Int(context.pointee.nb_streams), "stream \(index) out of range")
         return context.pointee.streams[index]!

@@ -139,7 +139,7 @@ final class VideoFeed: Sendable {
             return true
         }
         reading: while true {
-            decoder.skipsNonReferenceFrames = state.read(\.behind)
+            decoder.skipping = state.read(\.behind) ? .nonReference : .none
             guard let packet = try demuxer.read() else { break }
             guard packet.streamIndex == video.index, !packet.isCorrupt else { continue }
             try decoder.sendSkippingDamaged(packet)

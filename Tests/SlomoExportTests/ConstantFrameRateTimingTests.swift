@@ -26,9 +26,11 @@ import Testing
         #expect(try CFR.decodeErrors(output).isEmpty)
         #expect(result.audioTracks == 1)
         // Only the pictures some slot shows are needed: most of the 2400 are skipped or dropped.
+        // The references alone are 1210 (I, P and the pyramid's middle B); where no wanted
+        // picture leans on a middle B, it is left out too (`H264SkipPlan`): 732 decoded.
         let stats = session.decodeStatistics
         print("720p240 2-4x0.25 → 30 fps: \(stats.packets) packets, \(stats.decodedFrames) decoded, \(stats.usedFrames) used")
-        #expect(stats.decodedFrames < stats.packets)
+        #expect(stats.decodedFrames <= 740)
         #expect(stats.usedFrames <= 481)
     }
 

@@ -10,19 +10,20 @@ import Testing
 /// order and times, the damage found and where it stops are exactly what one decoder going
 /// through the stream gives, in closed and open GOPs, with pictures skipped and dropped.
 @Suite struct RunDecodersTests {
-    /// What came out: each picture's time and a digest of its samples, the damage, and the
-    /// runs the packets were cut into.
+    /// What came out: each picture's time and a digest of its samples, the damage, the runs
+    /// the packets were cut into, and how many pictures the decoders decoded.
     struct Decoded {
         var pictures: [(time: MediaTime, digest: UInt64)] = []
         var damage: Damage?
         var runs = 1
+        var decodedCount = 0
     }
 
-    /// Decodes `path`'s video on `lanes` decoders, cutting runs where the export would, with
-    /// the `index`th packet's picture needed when `needed(index)`; stops after a picture past
+    /// Decodes `path`'s video on `lanes` decoders, cutting runs where the export would, the
+    /// `index`th packet sent with `skipping(index)` (`.none`: its picture needed); stops after a picture past
     /// `last` (nil: at the end). `blindToLeadingPictures` cuts at keyframes whose leading
     /// pictures lean on the run before, to show what the rule prevents.
-    static func decode(_ path: String, lanes: Int, needed: (Int) -> Bool = { _ in true },
+    static func decode(_ path: String, lanes: Int, skipping: (Int) -> Decoder.PictureSkipping = { _ in .none },
                        last: MediaTime? = nil, blindToLeadingPictures: Bool = false) throws -> Decoded {
         let demuxer = try Demuxer(path: path)
         let video = try #require(demuxer.file.videoStream)
@@ -31,8 +32,9 @@ import Testing
         while let packet = try demuxer.read() { packets.append(packet) }
         let times = packets.map { $0.presentationTime! }
         let output = PipelineQueue<SourceItem>(capacity: 10_000)
+        let statistics = DecodeStatistics()
         let runs = try RunDecoders(demuxer: demuxer, stream: video.index, lanes: lanes, threads: 1, output: output,
-                                   origin: .zero, statistics: DecodeStatistics()) { time in last.map { time > $0 } ?? false }
+                                   origin: .zero, statistics: statistics) { time in last.map { time > $0 } ?? false }
         defer { runs.cancel() }
         var decoded = Decoded()
         var inRun = 0
@@ -46,9 +48,10 @@ import Testing
                 inRun = 0
             }
             inRun += 1
-            guard try runs.send(packet, needed: needed(index)) else { break }
+            guard try runs.send(packet, skipping: skipping(index)) else { break }
         }
         decoded.damage = try runs.finish()
+        decoded.decodedCount = statistics.decodedFrames
         output.finish()
         while let item = try output.pop() {
             guard case .frame(let frame, let time) = item else { continue }
@@ -91,9 +94,10 @@ import Testing
             Self.expectSame(try Self.decode(closed, lanes: lanes), serial, "\(lanes) lanes")
         }
         // Every third picture needed: the others' non-reference pictures skipped, the rest dropped.
-        let sparse = try Self.decode(closed, lanes: 1) { $0 % 3 == 0 }
+        let sparse = try Self.decode(closed, lanes: 1) { $0 % 3 == 0 ? .none : .nonReference }
         #expect(sparse.pictures.count == 160)
-        Self.expectSame(try Self.decode(closed, lanes: 2) { $0 % 3 == 0 }, sparse, "2 lanes, every third picture")
+        Self.expectSame(try Self.decode(closed, lanes: 2) { $0 % 3 == 0 ? .none : .nonReference }, sparse,
+                        "2 lanes, every third picture")
     }
 
     @Test func openGOPsAreNotCutWhereLeadingPicturesLean() throws {
