@@ -21,7 +21,8 @@ public final class DecodeStatistics: Sendable {
     public var packets: Int { counts.withLock { $0.packets } }
     /// Packets of intra-only codecs not sent to the decoder because no slot needed them.
     public var skippedPackets: Int { counts.withLock { $0.skippedPackets } }
-    /// Pictures the decoders produced (non-reference pictures between slots are not decoded).
+    /// Pictures the decoders produced (pictures between slots that no decoded picture leans on
+    /// are not decoded).
     public var decodedFrames: Int { counts.withLock { $0.decoded } }
     /// Pictures handed to the renderer.
     public var usedFrames: Int { counts.withLock { $0.used } }
