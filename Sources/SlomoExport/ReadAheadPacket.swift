@@ -38,8 +38,7 @@ enum GOPSkipPlanner {
         guard let first = ahead.first, first.plannedSkipping == nil, first.picture?.isInstantaneousRefresh == true
         else { return }
         let end = ahead.dropFirst().firstIndex { $0.packet.isKeyframe } ?? (atEnd ? ahead.count : nil)
-        guard let end, end <= ahead.count,
-              ahead[end...].first.map({ $0.picture?.isInstantaneousRefresh == true }) ?? true else { return }
+        guard let end, ahead[end...].first.map({ $0.picture?.isInstantaneousRefresh == true }) ?? true else { return }
         let gop = ahead[..<end]
         let pictures = gop.compactMap(\.picture)
         let times = gop.compactMap(\.time)
@@ -53,12 +52,13 @@ enum GOPSkipPlanner {
         }
         let skipped = H264SkipPlan.skippableReferences(in: pictures, wanted: wanted)
         for index in gop.indices {
-            ahead[index].plannedSkipping = skipped.contains(index) ? .bidirectional : wanted[index] ? Decoder.PictureSkipping.none : .nonReference
+            ahead[index].plannedSkipping = skipped.contains(index) ? .bidirectional
+                : wanted[index] ? Decoder.PictureSkipping.none : .nonReference
         }
     }
 }
 
-extension Array where Element == MediaTime {
+private extension Array where Element == MediaTime {
     /// The first index whose element does not satisfy `belongs` (the array is partitioned by it).
     func partitionPoint(where belongs: (MediaTime) -> Bool) -> Int {
         var low = 0, high = count

@@ -78,7 +78,8 @@ public struct H264HeaderReader {
                 } else {
                     picture = H264PictureReferences(
                         frameNum: slice.frameNum, maxFrameNum: 1 << slice.sps.log2MaxFrameNum,
-                        maxReferenceFrames: slice.sps.maxReferenceFrames, marking: slice.marking, slices: [slice.lists])
+                        maxReferenceFrames: slice.sps.maxReferenceFrames,
+                        declaresReorderDepth: slice.sps.declaresReorderDepth, marking: slice.marking, slices: [slice.lists])
                 }
             case 2, 3, 4:
                 readable = false                                 // data partitioning

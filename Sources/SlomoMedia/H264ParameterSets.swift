@@ -10,6 +10,9 @@ struct H264SequenceParameters {
     var separateColourPlanes = false
     /// 0 for monochrome (or separate colour planes): no chroma weights in slice headers.
     var chromaArrayType = 1
+    /// True when the VUI's bitstream restriction gives the reorder depth: FFmpeg then does not
+    /// guess it from picture order counts, which a skipped reference would disturb.
+    var declaresReorderDepth = false
 
     /// Parses an SPS NAL unit (header byte included); returns its id and fields.
     static func parse(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) -> (id: Int, sps: Self) {
@@ -48,7 +51,41 @@ struct H264SequenceParameters {
         _ = try reader.unsigned()                    // width in macroblocks
         _ = try reader.unsigned()                    // height in map units
         sps.framesOnly = try reader.flag()
+        if !sps.framesOnly { _ = try reader.flag() }  // macroblock-adaptive frame/field
+        _ = try reader.flag()                        // direct 8x8 inference
+        if try reader.flag() { for _ in 0..<4 { _ = try reader.unsigned() } }   // cropping
+        if try reader.flag() { sps.declaresReorderDepth = try readsBitstreamRestriction(&reader) }
         return (id, sps)
+    }
+
+    /// Reads the VUI parameters (E.1.1) up to `bitstream_restriction_flag`.
+    private static func readsBitstreamRestriction(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) -> Bool {
+        if try reader.flag(), try reader.bits(8) == 255 { _ = try reader.bits(32) }   // aspect ratio
+        if try reader.flag() { _ = try reader.flag() }                               // overscan
+        if try reader.flag() {                                                       // video signal type
+            _ = try reader.bits(4)
+            if try reader.flag() { _ = try reader.bits(24) }
+        }
+        if try reader.flag() { _ = try reader.unsigned(); _ = try reader.unsigned() } // chroma location
+        if try reader.flag() { _ = try reader.bits(32); _ = try reader.bits(32); _ = try reader.flag() } // timing
+        let nalHRD = try reader.flag()
+        if nalHRD { try skipHRD(&reader) }
+        let vclHRD = try reader.flag()
+        if vclHRD { try skipHRD(&reader) }
+        if nalHRD || vclHRD { _ = try reader.flag() }                                // low delay
+        _ = try reader.flag()                                                        // picture structure
+        return try reader.flag()
+    }
+
+    private static func skipHRD(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) {
+        let count = try reader.unsigned() + 1
+        _ = try reader.bits(8)                       // bit rate and CPB size scales
+        for _ in 0..<count {
+            _ = try reader.unsigned()
+            _ = try reader.unsigned()
+            _ = try reader.flag()
+        }
+        _ = try reader.bits(20)                      // delay and time offset lengths
     }
 
     private static func skipScalingList(_ reader: inout H264BitReader, size: Int) throws(H264BitReader.Overrun) {

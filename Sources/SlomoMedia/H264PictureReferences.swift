@@ -31,6 +31,8 @@ public struct H264PictureReferences: Sendable, Equatable {
     var frameNum: Int
     var maxFrameNum: Int
     var maxReferenceFrames: Int
+    /// The sequence parameter set declares the reorder depth (VUI bitstream restriction).
+    var declaresReorderDepth: Bool
     var marking: Marking
     var slices: [SliceLists]
 

@@ -15,13 +15,18 @@
 ///   outgrows `max_num_ref_frames` (it would drop one with an error).
 ///
 /// Where a decoded picture would see a difference, the latest skipped reference before it is
-/// decoded after all, and the GOP is followed again.
+/// decoded after all, and the GOP is followed again. A decoded middle picture is a B picture
+/// itself, so before a wanted B picture the middles are decoded back to where the sets agree
+/// without stand-ins: with sliding-window middles, back to the GOP's start.
 public enum H264SkipPlan {
     /// The indices of the reference pictures that may be skipped among `pictures`, one GOP in
     /// decoding order from its IDR picture (anything else first: none), where `wanted[i]` says
-    /// whether picture `i` must come out. Only B pictures that are not wanted are skipped.
+    /// whether picture `i` must come out. Only B pictures that are not wanted are skipped, and
+    /// only where the stream declares its reorder depth: FFmpeg guesses it otherwise from the
+    /// picture order counts, whose history it clears at every gap a skipped reference leaves.
     public static func skippableReferences(in pictures: [H264PictureReferences], wanted: [Bool]) -> Set<Int> {
-        guard pictures.first?.isInstantaneousRefresh == true, wanted.count == pictures.count else { return [] }
+        guard pictures.first?.isInstantaneousRefresh == true, wanted.count == pictures.count,
+              pictures.allSatisfy(\.declaresReorderDepth) else { return [] }
         var skipped = Set(pictures.indices.filter { pictures[$0].isReference && pictures[$0].isBidirectional && !wanted[$0] })
         while let failure = firstMismatch(in: pictures, wanted: wanted, skipping: skipped) {
             guard let latest = skipped.filter({ $0 < failure }).max() else { return [] }
