@@ -10,7 +10,7 @@ import SlomoMedia
 /// core, every decoder still sees every concealed picture, and a 1x CFR export of the 720p240
 /// bench clip takes 1.24–1.31 s instead of 1.35 s on 2 cores.
 ///
-/// The reader `send`s each packet with whether a slot needs its picture, and calls
+/// The reader `send`s each packet with what its decoder may skip (`.none` when a slot needs its picture), and calls
 /// `startRun()` before a packet where a run may begin (`mayStartRun`); lane `k` decodes runs
 /// `k`, `k + lanes`, …; a merging thread takes each run's pictures from its lane in turn and
 /// pushes them to `output`, until `isPastLastSlot` says no slot needs more.
