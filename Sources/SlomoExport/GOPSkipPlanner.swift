@@ -31,10 +31,10 @@ enum GOPSkipPlanner {
 
     /// Plans the GOP at the front of `ahead`, when it starts with an IDR picture, ends at the
     /// next keyframe (an IDR picture) or at the stream's end, and every picture's headers were
-    /// read. `needed(time, previous, next)` is the schedule's test; `sent` are the times of the
-    /// packets already sent, for the first pictures' neighbours.
+    /// read. `needed(time, known)` is the schedule's test, the picture's neighbours found among
+    /// the `known` times: those of the packets read ahead and of the ones already `sent`.
     static func plan(_ ahead: inout [ReadAheadPacket], sent: [MediaTime], atEnd: Bool,
-                     needed: (MediaTime, MediaTime?, MediaTime?) -> Bool) {
+                     needed: (MediaTime, [MediaTime]) -> Bool) {
         guard let first = ahead.first, first.plannedSkipping == nil, first.picture?.isInstantaneousRefresh == true
         else { return }
         let end = ahead.dropFirst().firstIndex { $0.packet.isKeyframe } ?? (atEnd ? ahead.count : nil)
@@ -43,29 +43,12 @@ enum GOPSkipPlanner {
         let pictures = gop.compactMap(\.picture)
         let times = gop.compactMap(\.time)
         guard pictures.count == gop.count, times.count == gop.count else { return }
-        let known = (sent + ahead.compactMap(\.time)).sorted()
-        let wanted = times.map { time in
-            let index = known.partitionPoint { $0 < time }
-            let previous = index > 0 ? known[index - 1] : nil
-            let next = known[index...].first { $0 > time }
-            return needed(time, previous, next)
-        }
+        let known = sent + ahead.compactMap(\.time)
+        let wanted = times.map { needed($0, known) }
         let skipped = H264SkipPlan.skippableReferences(in: pictures, wanted: wanted)
         for index in gop.indices {
             ahead[index].plannedSkipping = skipped.contains(index) ? .bidirectional
                 : wanted[index] ? Decoder.PictureSkipping.none : .nonReference
         }
-    }
-}
-
-private extension Array where Element == MediaTime {
-    /// The first index whose element does not satisfy `belongs` (the array is partitioned by it).
-    func partitionPoint(where belongs: (MediaTime) -> Bool) -> Int {
-        var low = 0, high = count
-        while low < high {
-            let middle = (low + high) / 2
-            if belongs(self[middle]) { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -71,10 +71,22 @@ struct SlotSchedule {
         return first < last
     }
 
+    /// True when the source frame shown at `time` is needed by a slot, its neighbours in display
+    /// order found among the frame times `known` (nil at either end). See
+    /// `needsFrame(at:previous:next:)`.
+    func needsFrame(at time: MediaTime, among known: [MediaTime]) -> Bool {
+        var previous: MediaTime?, next: MediaTime?
+        for other in known {
+            if other < time, previous.map({ other > $0 }) ?? true { previous = other }
+            if other > time, next.map({ other < $0 }) ?? true { next = other }
+        }
+        return needsFrame(at: time, previous: previous, next: next)
+    }
+
     /// True when the source frame shown from `time` until `next` (the next frame's time; nil at
     /// the end) is needed by a slot: as the frame a `nearest` slot shows, as either neighbour of
     /// a `blend` slot (`previous` is the frame before it), or as input of `interpolate`.
-    func needsFrame(at time: MediaTime, previous: MediaTime?, next: MediaTime?) -> Bool {
+    private func needsFrame(at time: MediaTime, previous: MediaTime?, next: MediaTime?) -> Bool {
         let here = choices[map.segmentIndex(containingSource: time)]
         let after = next.map { choices[map.segmentIndex(containingSource: $0)] } ?? here
         let before = previous.map { choices[map.segmentIndex(containingSource: $0)] } ?? here

@@ -109,7 +109,7 @@ struct SourceFrameStage {
                     reachedEnd = true
                 }
             }
-            GOPSkipPlanner.plan(&ahead, sent: recent, atEnd: reachedEnd) { schedule.needsFrame(at: $0, previous: $1, next: $2) }
+            GOPSkipPlanner.plan(&ahead, sent: recent, atEnd: reachedEnd) { schedule.needsFrame(at: $0, among: $1) }
             guard !ahead.isEmpty else { break }
             let head = ahead.removeFirst()
             statistics.count(packets: 1)
@@ -117,9 +117,7 @@ struct SourceFrameStage {
             if let here = head.time {
                 if head.plannedSkipping == nil {
                     let around = recent + ahead.prefix(Self.lookahead).compactMap(\.time)
-                    let previous = around.filter { $0 < here }.max()
-                    let next = around.filter { $0 > here }.min()
-                    skipping = schedule.needsFrame(at: here, previous: previous, next: next) ? .none : .nonReference
+                    skipping = schedule.needsFrame(at: here, among: around) ? .none : .nonReference
                 }
                 if inRun >= RunDecoders.runLength, head.packet.isKeyframe, RunDecoders.mayStartRun(
                     at: here, before: recent, after: ahead.prefix { !$0.packet.isKeyframe }.compactMap(\.time)) {

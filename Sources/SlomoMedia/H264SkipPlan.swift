@@ -65,14 +65,9 @@ public enum H264SkipPlan {
             }
             guard picture.isReference else { continue }
             let capacity = max(picture.maxReferenceFrames, 1)
-            if index == 0 {
-                stream = []
-                decoder = []
-            } else {
-                guard mark(&stream, by: picture.marking, at: picture, capacity: capacity),
-                      mark(&decoder, by: decoded ? picture.marking : .slidingWindow, at: picture, capacity: capacity)
-                else { return index }
-            }
+            guard mark(&stream, by: picture.marking, at: picture, capacity: capacity),
+                  mark(&decoder, by: decoded ? picture.marking : .slidingWindow, at: picture, capacity: capacity)
+            else { return index }
             stream.append(Reference(frameNum: frameNum))
             decoder.append(Reference(frameNum: frameNum, isStandIn: !decoded))
             guard decoder.count <= capacity, stream.count <= capacity else { return index }

@@ -19,32 +19,28 @@ import Testing
     }
 
     /// What each packet is sent with when the pictures shown at `wanted(display index)` are
-    /// needed: with the plan, or (`planned` false) skipping only non-reference pictures.
+    /// needed: as the export's `GOPSkipPlanner` plans it, GOP by GOP, or (`planned` false)
+    /// skipping only non-reference pictures.
     static func skipping(_ path: String, planned: Bool, wanted: (Int) -> Bool) throws -> [Decoder.PictureSkipping] {
         let demuxer = try Demuxer(path: path)
         let video = try #require(demuxer.file.videoStream)
         demuxer.select(streams: [video.index])
         var reader = demuxer.extradata(of: video.index).withUnsafeBytes { H264HeaderReader(extradata: $0) }
-        var packets: [(pts: Int64, keyframe: Bool, picture: H264PictureReferences?)] = []
+        var ahead: [ReadAheadPacket] = []
         while let packet = try demuxer.read() {
-            packets.append((try #require(packet.pts), packet.isKeyframe, reader.references(in: packet.data)))
+            ahead.append(ReadAheadPacket(packet: packet, time: try #require(packet.presentationTime),
+                                         picture: planned ? reader.references(in: packet.data) : nil))
         }
-        var displayIndex = [Int](repeating: 0, count: packets.count)
-        for (rank, index) in packets.indices.sorted(by: { packets[$0].pts < packets[$1].pts }).enumerated() {
-            displayIndex[index] = rank
-        }
-        let needed = displayIndex.map(wanted)
-        var result = needed.map { $0 ? Decoder.PictureSkipping.none : .nonReference }
-        guard planned else { return result }
-        let starts = packets.indices.filter { packets[$0].keyframe } + [packets.count]
-        // A GOP is planned up to an IDR picture (or the end), as the export does: an open GOP's
-        // leading pictures lean on the GOP before theirs.
-        for (start, end) in zip(starts, starts.dropFirst())
-        where end == packets.count || packets[end].picture?.isInstantaneousRefresh == true {
-            let pictures = try packets[start..<end].map { try #require($0.picture) }
-            for index in H264SkipPlan.skippableReferences(in: pictures, wanted: Array(needed[start..<end])) {
-                result[start + index] = .bidirectional
-            }
+        let displayIndex = Dictionary(uniqueKeysWithValues: ahead.compactMap(\.time).sorted().enumerated().map { ($1, $0) })
+        func needed(_ time: MediaTime, _: [MediaTime]) -> Bool { wanted(displayIndex[time]!) }
+        var result: [Decoder.PictureSkipping] = []
+        var sent: [MediaTime] = []
+        while !ahead.isEmpty {
+            GOPSkipPlanner.plan(&ahead, sent: sent, atEnd: true, needed: needed)
+            let head = ahead.removeFirst()
+            let time = try #require(head.time)
+            result.append(head.plannedSkipping ?? (needed(time, []) ? .none : .nonReference))
+            sent.append(time)
         }
         return result
     }
