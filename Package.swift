@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SlomoInterchange", targets: ["SlomoInterchange"]),
         .library(name: "SlomoPlot", targets: ["SlomoPlot"]),
         .library(name: "SlomoPlayback", targets: ["SlomoPlayback"]),
+        .library(name: "SlomoBatch", targets: ["SlomoBatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -71,15 +72,18 @@ let package = Package(
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
         .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
+        // Batches: a manifest's jobs planned and checked, a run folder of results, engines that
+        // run them here or as Slurm job arrays.
+        .target(name: "SlomoBatch", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
         .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
-                                              "SlomoInterchange", "SlomoPlot", "SlomoPlayback"]),
+                                              "SlomoInterchange", "SlomoPlot", "SlomoPlayback", "SlomoBatch"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
                 "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
-                "SlomoPlayback", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SlomoPlayback", "SlomoBatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -109,6 +113,8 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
+        // Batches on the local engine and on a real single-node Slurm the tests start themselves.
+        .testTarget(name: "SlomoBatchTests", dependencies: ["SlomoBatch", "SlomoCLI", "SlomoTestSupport"]),
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
         .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.

@@ -2,8 +2,10 @@
 // toolkit at once — the time model (SlomoCore), the pipeline parts (SlomoConcurrency), edit-script files (SlomoScript), media files
 // (SlomoMedia), time-pitch audio (SlomoAudio), exports (SlomoExport), capture (SlomoCapture),
 // editor timelines and phone sidecars (SlomoInterchange), pictures of time maps and frame
-// intervals (SlomoPlot) and playback at any rate (SlomoPlayback).
+// intervals (SlomoPlot), playback at any rate (SlomoPlayback) and batches run here or on Slurm
+// (SlomoBatch).
 @_exported import SlomoAudio
+@_exported import SlomoBatch
 @_exported import SlomoCapture
 @_exported import SlomoConcurrency
 @_exported import SlomoCore

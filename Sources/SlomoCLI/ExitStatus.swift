@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SlomoAudio
+import SlomoBatch
 import SlomoCapture
 import SlomoCore
 import SlomoExport
@@ -32,6 +33,8 @@ enum ExitStatus {
             return [.invalidPlan, .unsupportedCodec, .unsupportedContainer, .outputIsInput].contains(error.kind) ? usage : failed
         case let error as CaptureError:
             return [.invalidInput, .invalidLimit].contains(error.kind) ? usage : failed
+        case let error as BatchError:
+            return [.invalidPlan, .invalidRunFolder, .invalidIndex].contains(error.kind) ? usage : failed
         default:
             return failed
         }
@@ -41,7 +44,7 @@ enum ExitStatus {
     /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs. A library
     /// error about a setting is worded with the option's name (`--cfr 0: …`).
     static func exit(with error: Error) -> Never {
-        if error is CommandError || error is TimeModelError || error is SettingError {
+        if error is CommandError || error is TimeModelError || error is SettingError || error is BatchError {
             FileHandle.standardError.write(Data("Error: \(message(error))\n".utf8))
             Foundation.exit(of(error))
         }

@@ -31,7 +31,7 @@ enum ProgressLine {
     }
 
     /// `[=====>    ]`, `width` columns including the brackets.
-    private static func bar(_ fraction: Double, width: Int) -> String {
+    static func bar(_ fraction: Double, width: Int) -> String {
         let inside = width - 2
         let filled = Int(fraction * Double(inside))
         let head = filled < inside ? ">" : ""
@@ -40,7 +40,7 @@ enum ProgressLine {
     }
 
     /// `0:07`, `12:34`, `1:02:03`.
-    private static func clock(_ duration: Duration) -> String {
+    static func clock(_ duration: Duration) -> String {
         let total = Int(duration.doubleSeconds.rounded())
         let (hours, minutes, seconds) = (total / 3600, total / 60 % 60, total % 60)
         return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, seconds) : String(format: "%d:%02d", minutes, seconds)

@@ -8,7 +8,7 @@ import SlomoMedia
 struct Slomo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "slomo",
-        abstract: "Slow motion for high-frame-rate video: inspect, plan, retime, export, editor timelines, stretch audio, capture.",
+        abstract: "Slow motion for high-frame-rate video: inspect, plan, retime, export, editor timelines, stretch audio, capture, batches.",
         discussion: """
             Rates are playback speeds: 0.25 plays four times slower, 2 twice as fast.
             Run `slomo help COMMAND` for each command's options and examples.
@@ -18,7 +18,7 @@ struct Slomo: AsyncParsableCommand {
             """,
         version: "slomo \(SlomoVersion.current)",
         subcommands: [Inspect.self, PlanCommand.self, Retime.self, Export.self, PlayCommand.self, TimelineCommand.self, Stretch.self, Capture.self,
-                      Devices.self])
+                      Devices.self, Batch.self])
 
     static func main() async {
         FFmpegLog.configureFromEnvironment()

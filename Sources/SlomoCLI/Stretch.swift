@@ -37,6 +37,7 @@ struct Stretch: ParsableCommand {
               slomo stretch match.mov --rate 0.25 --audio varispeed -o match-audio.flac
               slomo stretch song.flac --section 30-45x0.5:ramp=1 -o song-slow.ogg
               slomo stretch song.flac --rate 0.5 --spectral-engine rubberband -o r3.flac
+              slomo stretch voice.wav --rate 0.5 -o slow.wav --dry-run
 
             \(ExitStatus.help)
             """)
@@ -68,6 +69,9 @@ struct Stretch: ParsableCommand {
 
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
+
+    @Flag(name: .customLong("dry-run"), help: "Check everything the stretch would (input, sections, output and codec), say what would be written, and write nothing.")
+    var dryRun = false
 
     @OptionGroup var progressOptions: ProgressOptions
 
@@ -110,8 +114,12 @@ struct Stretch: ParsableCommand {
         let composition = try Composition(retiming: file, sections: specs)
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
                                       audioCodec: codec, overwrite: overwrite)
-        let result = try ExportRunner.perform(ExportSession(composition: composition, to: target, settings: settings),
-                                              progress: printer)
+        let session = ExportSession(composition: composition, to: target, settings: settings)
+        if dryRun {
+            try session.check()
+            return print("would write \(target): \(String(format: "%.3f", try composition.timeMap().outputDuration.doubleSeconds)) s of \(codec) audio, stretched with \(algorithm)")
+        }
+        let result = try ExportRunner.perform(session, progress: printer)
         if !printer.quiet {
             let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
             print("\(result.outputPath): \(seconds) s of \(codec) audio, stretched with \(algorithm)")

@@ -10,13 +10,22 @@ enum Suggestions {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         let commands = Slomo.configuration.subcommands
         let names = commands.compactMap { $0.configuration.commandName ?? $0._commandName } + ["help"]
-        guard let command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == first }) else {
+        guard var command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == first }) else {
             guard !names.contains(first) else { return nil }
             return "unknown command '\(first)'" + hint(nearest(first, in: names)) + "; the commands are "
                 + names.joined(separator: ", ")
         }
+        var rest = arguments.dropFirst()
+        // A command group (`batch`): its subcommand's options are the ones to know.
+        if let second = rest.first, let sub = command.configuration.subcommands.first(where: { $0._commandName == second }) {
+            command = sub
+            rest = rest.dropFirst()
+        }
+        // The one-line `batch plan` passes every option it does not know to its jobs' command,
+        // whose dry runs name any mistake.
+        if command == BatchPlanCommand.self { return nil }
         let known = Set(longOptions(of: command))
-        for argument in arguments.dropFirst() {
+        for argument in rest {
             if argument == "--" { break }
             guard argument.hasPrefix("--") else { continue }
             let name = String(argument.prefix { $0 != "=" })

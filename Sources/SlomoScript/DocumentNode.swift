@@ -3,12 +3,16 @@ import Yams
 
 /// A node of a parsed YAML or JSON document together with its path inside the document
 /// (`clips[1].sections[0].rate`), with typed accessors whose errors name that path.
-struct DocumentNode {
+package struct DocumentNode {
     let node: Node
-    let path: String
+    /// Where the node is inside the document: `jobs[2].options.section`.
+    package let path: String
+
+    /// The node's line in the document's text, counting from 1; nil where Yams did not record it.
+    package var line: Int? { node.mark.map(\.line) }
 
     /// The root of `text` (YAML, of which JSON is a subset).
-    init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
@@ -27,7 +31,7 @@ struct DocumentNode {
     /// The values of a mapping by key. Throws `.wrongType` when this is not a mapping,
     /// `.unknownKey` for a key not in `allowed`, `.missingKey` for a `required` key that is
     /// absent.
-    func mapping(allowed: [String], required: [String] = []) throws -> [String: DocumentNode] {
+    package func mapping(allowed: [String], required: [String] = []) throws -> [String: DocumentNode] {
         guard case .mapping(let mapping) = node else { throw wrongType("a mapping of keys to values") }
         var values: [String: DocumentNode] = [:]
         for (key, value) in mapping {
@@ -48,24 +52,68 @@ struct DocumentNode {
         return values
     }
 
+    /// Every key of a mapping with its value, in the document's order, whatever the keys;
+    /// throws `.wrongType` when this is not a mapping of text keys.
+    package func entries() throws -> [(key: String, value: DocumentNode)] {
+        guard case .mapping(let mapping) = node else { throw wrongType("a mapping of keys to values") }
+        return try mapping.map { key, value in
+            guard case .scalar(let scalar) = key else { throw wrongType("text keys") }
+            return (scalar.string, DocumentNode(node: value, path: path.isEmpty ? scalar.string : "\(path).\(scalar.string)"))
+        }
+    }
+
     /// The elements of a sequence; throws `.wrongType` otherwise.
-    func sequence() throws -> [DocumentNode] {
+    package func sequence() throws -> [DocumentNode] {
         guard case .sequence(let sequence) = node else { throw wrongType("a list") }
         return sequence.enumerated().map { DocumentNode(node: $1, path: "\(path)[\($0)]") }
+    }
+
+    /// True when this is a list.
+    package var isSequence: Bool {
+        if case .sequence = node { return true }
+        return false
+    }
+
+    /// The value of a `true` or `false` scalar; nil for anything else.
+    package var boolean: Bool? {
+        guard case .scalar = node, tagName == .bool else { return nil }
+        return node.bool
+    }
+
+    /// The line of every node below this one (and of this one) by its path, so that an error
+    /// naming a path can name its line too.
+    package func lines() -> [String: Int] {
+        var lines: [String: Int] = [:]
+        if let line { lines[path] = line }
+        switch node {
+        case .mapping(let mapping):
+            for (key, value) in mapping {
+                guard case .scalar(let scalar) = key else { continue }
+                let child = DocumentNode(node: value, path: path.isEmpty ? scalar.string : "\(path).\(scalar.string)")
+                // A key's own line, where its value (a list, a mapping) starts on a later one.
+                lines[child.path] = key.mark?.line ?? child.line
+                lines.merge(child.lines()) { first, _ in first }
+            }
+        case .sequence:
+            for child in (try? sequence()) ?? [] { lines.merge(child.lines()) { first, _ in first } }
+        default:
+            break
+        }
+        return lines
     }
 
     /// The resolved YAML tag of the node (str, int, float, bool, null, …).
     private var tagName: Tag.Name { Tag.Name(rawValue: node.tag.rawValue) }
 
     /// True when this is a text scalar (quoted, or plain text that is not a number).
-    var isString: Bool {
+    package var isString: Bool {
         if case .scalar = node { return tagName == .str }
         return false
     }
 
     /// The text of a scalar that is a string or a number; throws `.wrongType` for mappings,
     /// lists, booleans and nulls.
-    func text(_ expected: String) throws -> String {
+    package func text(_ expected: String) throws -> String {
         guard case .scalar(let scalar) = node, ![.bool, .null].contains(tagName) else {
             throw wrongType(expected)
         }
@@ -73,13 +121,13 @@ struct DocumentNode {
     }
 
     /// An integer; throws `.wrongType` otherwise.
-    func integer() throws -> Int {
+    package func integer() throws -> Int {
         guard tagName == .int, let value = Int(try text("an integer")) else { throw wrongType("an integer") }
         return value
     }
 
     /// A time: seconds, or text (timecode, `f480`, `end`, `1/3`).
-    func position() throws -> SectionSpec.Position {
+    package func position() throws -> SectionSpec.Position {
         let text = try self.text("a time (seconds such as 2.5 or 1500ms, a timecode, f480 or end)")
         do {
             return try SectionSpec.Position(parsing: text)
@@ -89,7 +137,7 @@ struct DocumentNode {
     }
 
     /// A duration: seconds (a number, or text such as `1/3`, `300ms`, `00:00:01.5`).
-    func duration() throws -> MediaTime {
+    package func duration() throws -> MediaTime {
         guard let time = try? MediaTime(parsing: try text("seconds")), time >= .zero else {
             throw wrongType("seconds, such as 0.3 or 300ms")
         }
@@ -97,14 +145,14 @@ struct DocumentNode {
     }
 
     /// A rate: a number, or a fraction as text; out-of-range rates throw the `Rate` errors.
-    func rate() throws -> Rate {
+    package func rate() throws -> Rate {
         let expected = "a rate (a number such as 0.25 or a fraction such as \"1/4\")"
         guard let value = Rational(decimal: try text(expected)) else { throw wrongType(expected) }
         return try TimeModelError.located(path) { try Rate(value) }
     }
 
     /// A positive frame rate: a number, or a fraction as text (`"30000/1001"`).
-    func frameRate() throws -> Rational {
+    package func frameRate() throws -> Rational {
         let expected = "a frame rate (a number such as 30 or a fraction such as \"30000/1001\")"
         guard let value = Rational(decimal: try text(expected)), value.numerator > 0 else {
             throw wrongType(expected)
@@ -113,7 +161,7 @@ struct DocumentNode {
     }
 
     /// One of the raw values of `type`; throws `.invalidValue` listing them otherwise.
-    func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
+    package func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type) throws -> T where T.RawValue == String {
         let names = T.allCases.map(\.rawValue)
         let text = try self.text("one of " + names.joined(separator: ", "))
         guard let value = T(rawValue: text) else {
@@ -123,12 +171,12 @@ struct DocumentNode {
     }
 
     /// Text; throws `.wrongType` for anything but a string.
-    func string(_ expected: String) throws -> String {
+    package func string(_ expected: String) throws -> String {
         guard isString else { throw wrongType(expected) }
         return try text(expected)
     }
 
-    func wrongType(_ expected: String) -> TimeModelError {
+    package func wrongType(_ expected: String) -> TimeModelError {
         let found: String
         switch node {
         case .mapping: found = "a mapping"

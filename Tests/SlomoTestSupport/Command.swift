@@ -59,6 +59,8 @@ public func runCapturingFiles(_ executable: String, _ arguments: [String],
 /// A failure of an external program that a test depends on.
 public struct CommandFailure: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) { self.description = description }
 }
 
 /// Runs a program and throws with its error output when it exits non-zero.

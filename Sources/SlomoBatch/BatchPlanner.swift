@@ -1,0 +1,137 @@
+import Foundation
+import SlomoConcurrency
+import SlomoMedia
+
+/// Checks a manifest's jobs before anything runs, the way `--dry-run` checks one command, and
+/// makes the plan: inputs exist, outputs collide neither with each other nor with any input,
+/// existing outputs are kept unless the job may replace them, and each job's own command,
+/// run with `--dry-run` by the slomo at `slomo`, accepts its options, sections and codecs.
+/// Every problem is listed at once (`BatchError.invalidPlan`).
+public struct BatchPlanner: Sendable {
+    /// The slomo executable the dry runs use (absolute path).
+    public let slomo: String
+    /// How many dry runs go at once.
+    public let parallelChecks: Int
+
+    public init(slomo: String, parallelChecks: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.slomo = slomo
+        self.parallelChecks = max(1, parallelChecks)
+    }
+
+    /// The checked plan of `manifest`.
+    public func plan(_ manifest: BatchManifest) throws(BatchError) -> BatchPlan {
+        var problems: [PlanProblem] = []
+        var jobs: [BatchJob] = []
+        for request in manifest.requests {
+            let (planned, found) = expand(request, in: manifest.baseDirectory, firstIndex: jobs.count)
+            jobs += planned
+            problems += found
+        }
+        problems += collisions(among: jobs)
+        let checked = Set(problems.map(\.input))
+        problems += dryRunProblems(jobs.filter { !checked.contains(display($0.input)) })
+        guard problems.isEmpty else {
+            throw BatchError(.invalidPlan, "\(display(manifest.source)): \(problems.count) problem(s); nothing was planned", problems: problems)
+        }
+        guard !jobs.isEmpty else { throw BatchError(.invalidPlan, "\(display(manifest.source)): no jobs") }
+        return BatchPlan(manifest: manifest.source, jobs: jobs)
+    }
+
+    /// The jobs of one request: one per input its glob matches.
+    private func expand(_ request: JobRequest, in base: String, firstIndex: Int) -> ([BatchJob], [PlanProblem]) {
+        let inputs: [String]
+        if request.expands {
+            inputs = InputExpansion.matches(request.input, in: base)
+            if inputs.isEmpty { return ([], [PlanProblem(request.place, "inputs '\(request.input)' matches no file")]) }
+            if inputs.count > 1, !InputExpansion.hasPlaceholder(request.output) {
+                return ([], [PlanProblem(request.place, "output '\(request.output)' names one file for \(inputs.count) inputs: "
+                                         + "give it a placeholder such as {stem} (out/{stem}-slow.mov)")])
+            }
+        } else {
+            inputs = [InputExpansion.absolutePath(request.input, in: base)]
+        }
+        var jobs: [BatchJob] = []
+        var problems: [PlanProblem] = []
+        for (number, input) in inputs.enumerated() {
+            guard let identity = FileIdentity(of: input) else {
+                problems.append(PlanProblem(request.place, input: display(input), "does not exist or is not a file"))
+                continue
+            }
+            let output = InputExpansion.output(request.output, for: input, index: number, in: base)
+            let place = request.place
+            jobs.append(BatchJob(index: firstIndex + jobs.count, command: request.command, input: input, output: output,
+                                 options: request.options, overwrite: request.overwrite, inputIdentity: identity,
+                                 place: place))
+            if InputExpansion.isDirectory(output) {
+                problems.append(PlanProblem(place, input: display(input), "output \(display(output)) is a folder; give a file name"))
+            } else if !request.overwrite, FileManager.default.fileExists(atPath: output) {
+                problems.append(PlanProblem(place, input: display(input), "output \(display(output)) already exists "
+                                            + "(set overwrite: true, or pass --overwrite, to replace it)"))
+            }
+        }
+        return (jobs, problems)
+    }
+
+    /// Outputs that are another job's output or any job's input.
+    private func collisions(among jobs: [BatchJob]) -> [PlanProblem] {
+        var problems: [PlanProblem] = []
+        var firstWriter: [String: BatchJob] = [:]
+        for job in jobs {
+            if let other = firstWriter[job.output] {
+                problems.append(PlanProblem(job.place, input: display(job.input), "output \(display(job.output)) is also the "
+                                            + "output of \(display(other.input)) (\(other.place)): give each job its own output"))
+            } else {
+                firstWriter[job.output] = job
+            }
+            if let reader = jobs.first(where: { OutputPath.sameFile($0.input, job.output) }) {
+                problems.append(PlanProblem(job.place, input: display(job.input), "output \(display(job.output)) is an input "
+                                            + "of the batch (\(reader.place)): inputs are never written"))
+            }
+        }
+        return problems
+    }
+
+    /// Each job's command run with `--dry-run`, `parallelChecks` at a time, writing to a
+    /// scratch folder (the output's own existence was checked above, and its folder is made
+    /// when the job runs).
+    private func dryRunProblems(_ jobs: [BatchJob]) -> [PlanProblem] {
+        guard !jobs.isEmpty else { return [] }
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-batch-plan-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let found = Guarded([Int: PlanProblem]())
+        let next = Guarded(0)
+        let workers = (0..<min(parallelChecks, jobs.count)).map { number in
+            PipelineWorker("batch dry run \(number)", scope: nil) {
+                while true {
+                    let position = next.withLock { value -> Int in
+                        defer { value += 1 }
+                        return value
+                    }
+                    guard position < jobs.count else { return }
+                    if let problem = dryRun(jobs[position], scratch: scratch) { found.withLock { $0[position] = problem } }
+                }
+            }
+        }
+        for worker in workers { _ = worker.join() }
+        return found.read { problems in problems.keys.sorted().map { problems[$0]! } }
+    }
+
+    private func dryRun(_ job: BatchJob, scratch: String) -> PlanProblem? {
+        let target = "\(scratch)/\(job.index)-\(URL(fileURLWithPath: job.output).lastPathComponent)"
+        let arguments = [job.command.rawValue, job.input] + job.options + ["-o", target, "--dry-run"]
+        do {
+            let (exit, text) = try ChildProcess.output(of: slomo, arguments)
+            guard exit.status != 0 else { return nil }
+            return PlanProblem(job.place, input: display(job.input), JobOutcomeText.error(in: text) ?? "the dry run exited \(exit.status)")
+        } catch {
+            return PlanProblem(job.place, input: display(job.input), error.message)
+        }
+    }
+
+    /// A path as the user will recognise it: relative to the working folder where it is inside it.
+    private func display(_ path: String) -> String {
+        let base = FileManager.default.currentDirectoryPath + "/"
+        return path.hasPrefix(base) ? String(path.dropFirst(base.count)) : path
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import SlomoConcurrency
+
+/// Runs a plan's pending jobs on this machine, `parallelJobs` at a time, each through the same
+/// `JobExecutor` that `slomo batch exec` uses, and reports `BatchProgress` after every change.
+/// `JobInterruption` stops it cleanly: running commands remove their unfinished outputs, their
+/// jobs get no result and stay pending.
+public struct LocalEngine: Sendable {
+    public let executor: JobExecutor
+    public let parallelJobs: Int
+
+    /// A sensible number of jobs at once: one a core (a job's own threads wait on its encoder,
+    /// its decoders and its audio in turn), but no more than one a 2 GiB of memory.
+    public static var defaultParallelJobs: Int {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let gibibytes = Int(ProcessInfo.processInfo.physicalMemory >> 30)
+        return max(1, min(cores, gibibytes / 2))
+    }
+
+    public init(runFolder: RunFolder, slomo: String, parallelJobs: Int = LocalEngine.defaultParallelJobs) {
+        executor = JobExecutor(runFolder: runFolder, slomo: slomo, engine: "local")
+        self.parallelJobs = max(1, parallelJobs)
+    }
+
+    /// Runs `jobs` (normally `RunFolder.pendingJobs`) of `plan`; returns the final progress.
+    /// A job whose command cannot even start counts as failed and ends the run with that error.
+    public func run(_ jobs: [BatchJob], of plan: BatchPlan, interruption: JobInterruption,
+                    progress report: @escaping @Sendable (BatchProgress) -> Void) throws -> BatchProgress {
+        let started = ContinuousClock.now
+        var initial = BatchProgress(total: plan.jobs.count)
+        let waiting = Set(jobs.map(\.index))
+        for job in plan.jobs where !waiting.contains(job.index) {
+            switch executor.runFolder.result(of: job)?.status {
+            case .done?: initial.done += 1; initial.skipped += 1
+            case .failed?: initial.failed += 1
+            case nil: break
+            }
+        }
+        let state = Guarded((progress: initial, next: 0, finishedSeconds: 0.0, finishedHere: 0, failure: Error?.none))
+        let parallel = parallelJobs
+        @Sendable func changed(_ update: (inout BatchProgress) -> Void) {
+            state.withLock { state in
+                update(&state.progress)
+                state.progress.elapsedSeconds = (ContinuousClock.now - started).seconds
+                let left = state.progress.pending + state.progress.running
+                if state.finishedHere > 0 {
+                    state.progress.etaSeconds = state.finishedSeconds / Double(state.finishedHere) * Double(left) / Double(parallel)
+                }
+                report(state.progress)
+            }
+        }
+        report(initial)
+        let executor = executor
+        let workers = (0..<min(parallelJobs, max(1, jobs.count))).map { number in
+            PipelineWorker("batch job \(number)", scope: nil) {
+                while interruption.signal == nil {
+                    let position = state.withLock { state -> Int in
+                        defer { state.next += 1 }
+                        return state.next
+                    }
+                    guard position < jobs.count else { return }
+                    changed { $0.running += 1 }
+                    let outcome: JobExecutor.Outcome
+                    do {
+                        outcome = try executor.execute(jobs[position], interruption: interruption)
+                    } catch {
+                        state.withLock { $0.failure = $0.failure ?? error }
+                        changed { $0.running -= 1; $0.failed += 1 }
+                        interruption.interrupt(SIGTERM)
+                        return
+                    }
+                    switch outcome {
+                    case .alreadyDone:
+                        changed { $0.running -= 1; $0.done += 1; $0.skipped += 1 }
+                    case .ran(let result):
+                        state.withLock { $0.finishedSeconds += result.wallSeconds; $0.finishedHere += 1 }
+                        changed {
+                            $0.running -= 1
+                            if result.status == .done { $0.done += 1 } else { $0.failed += 1 }
+                        }
+                    case .interrupted:
+                        changed { $0.running -= 1 }
+                    }
+                }
+            }
+        }
+        for worker in workers { _ = worker.join() }
+        if let failure = state.read(\.failure) { throw failure }
+        return state.read(\.progress)
+    }
+}

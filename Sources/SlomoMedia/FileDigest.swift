@@ -1,0 +1,55 @@
+import CFFmpeg
+import Foundation
+
+/// SHA-256 digests (libavutil's SHA) as 64 lowercase hex digits: what a batch records of every
+/// output it makes and checks before it trusts an output again, and how it names a job.
+public enum FileDigest {
+    /// The digest of the file at `path`, read in 1 MiB blocks; throws `.unreadable` when it
+    /// cannot be read to its end.
+    public static func sha256(of path: String) throws(MediaError) -> String {
+        guard let file = fopen(path, "rb") else {
+            throw MediaError(.unreadable, path: path, detail: "cannot be read to check its SHA-256: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        let hasher = Hasher256()
+        var block = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+            hasher.update(block[..<count])
+            if count < block.count { break }
+        }
+        guard ferror(file) == 0 else { throw MediaError(.unreadable, path: path, detail: "could not be read to its end to check its SHA-256") }
+        return hasher.finish()
+    }
+
+    /// The digest of `text`'s UTF-8 bytes.
+    public static func sha256(text: String) -> String {
+        let hasher = Hasher256()
+        hasher.update(Array(text.utf8)[...])
+        return hasher.finish()
+    }
+
+    /// One running SHA-256.
+    private struct Hasher256: ~Copyable {
+        private let context: OpaquePointer
+
+        init() {
+            // Allocation of a few hundred bytes failing leaves nothing sensible to do.
+            guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
+            self.context = context
+            av_sha_init(context, 256)
+        }
+
+        func update(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBufferPointer { av_sha_update(context, $0.baseAddress, $0.count) }
+        }
+
+        consuming func finish() -> String {
+            var digest = [UInt8](repeating: 0, count: 32)
+            av_sha_final(context, &digest)
+            return digest.map { String(format: "%02x", $0) }.joined()
+        }
+
+        deinit { av_free(UnsafeMutableRawPointer(context)) }
+    }
+}
