@@ -114,7 +114,7 @@ let package = Package(
         .testTarget(name: "SlomoInterchangeTests", dependencies: ["SlomoInterchange", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
         // Batches on the local engine and on a real single-node Slurm the tests start themselves.
-        .testTarget(name: "SlomoBatchTests", dependencies: ["SlomoBatch", "SlomoCLI", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoBatchTests", dependencies: ["SlomoBatch", "SlomoMedia", "SlomoCLI", "SlomoTestSupport"]),
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
         .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.

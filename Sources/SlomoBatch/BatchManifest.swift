@@ -26,6 +26,9 @@ public struct BatchManifest: Sendable {
     public var baseDirectory: String
     /// Where the requests came from: the manifest's absolute path, or `command line`.
     public var source: String
+    /// What is wrong in the manifest itself (unknown keys, wrong types, missing keys, reserved
+    /// options), each with its line; the planner lists them with the jobs' own problems.
+    public var problems: [PlanProblem] = []
 
     public init(requests: [JobRequest], baseDirectory: String, source: String) {
         self.requests = requests
@@ -44,9 +47,9 @@ public struct BatchManifest: Sendable {
         source = place.file
     }
 
-    /// Reads the manifest at `path`. Every problem in it is listed at once (unknown keys,
-    /// wrong types, missing keys, reserved options), each with its line: `.invalidPlan`.
-    /// `overwrite` (the command line's) applies to every job.
+    /// Reads the manifest at `path`, keeping every job it can read and every problem it finds
+    /// (`problems`); `.invalidPlan` only when the file cannot be read at all. `overwrite` (the
+    /// command line's) applies to every job.
     public init(contentsOf path: String, overwrite: Bool = false) throws(BatchError) {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BatchError(.invalidPlan, "\(path): cannot be read (does it exist?)")
@@ -56,9 +59,7 @@ public struct BatchManifest: Sendable {
         source = file.standardizedFileURL.path
         let reader = ManifestReader(file: path, overwrite: overwrite)
         requests = reader.requests(in: String(decoding: data, as: UTF8.self))
-        guard reader.problems.isEmpty else {
-            throw BatchError(.invalidPlan, "\(path): \(reader.problems.count) problem(s); nothing was planned", problems: reader.problems)
-        }
+        problems = reader.problems
     }
 }
 
@@ -84,7 +85,7 @@ private final class ManifestReader {
             return []
         }
         lines = root.lines()
-        guard let keys = attempt({ try root.mapping(allowed: ["slomo-batch", "defaults", "jobs"], required: ["slomo-batch", "jobs"]) })
+        guard let keys = attempt({ try mapping(root, allowed: ["slomo-batch", "defaults", "jobs"], required: ["slomo-batch", "jobs"]) })
         else { return [] }
         if let version = attempt({ try keys["slomo-batch"]!.integer() }), version != BatchManifest.version {
             problems.append(PlanProblem(place("slomo-batch"), "version \(version) is not supported; this slomo reads version \(BatchManifest.version)"))
@@ -110,6 +111,23 @@ private final class ManifestReader {
         return nil
     }
 
+    /// The values of a mapping by key, like `DocumentNode.mapping`, but an unknown key is a
+    /// problem of its own and reading goes on, so that every one is listed.
+    private func mapping(_ node: DocumentNode, allowed: [String], required: [String] = []) throws -> [String: DocumentNode] {
+        var values: [String: DocumentNode] = [:]
+        for (key, value) in try node.entries() {
+            if allowed.contains(key) {
+                values[key] = value
+            } else {
+                problems.append(PlanProblem(place(value.path), "unknown key '\(key)'; expected one of " + allowed.joined(separator: ", ")))
+            }
+        }
+        for key in required where values[key] == nil {
+            throw TimeModelError(.missingKey, "missing required key '\(key)'", subject: node.path)
+        }
+        return values
+    }
+
     private func place(_ path: String) -> ManifestPlace {
         // A path the document does not have (an error about a missing key) takes its parent's line.
         var probe = path
@@ -132,7 +150,7 @@ private final class ManifestReader {
 
     private func settings(_ node: DocumentNode, allowingInput: Bool) throws -> JobSettings {
         let allowed = ["command", "output", "options", "overwrite"] + (allowingInput ? ["input", "inputs"] : [])
-        let keys = try node.mapping(allowed: allowed)
+        let keys = try mapping(node, allowed: allowed)
         var settings = JobSettings()
         settings.command = try keys["command"]?.choice(JobCommand.self)
         settings.output = try keys["output"]?.string("an output path or pattern")

@@ -20,16 +20,17 @@ public struct BatchPlanner: Sendable {
 
     /// The checked plan of `manifest`.
     public func plan(_ manifest: BatchManifest) throws(BatchError) -> BatchPlan {
-        var problems: [PlanProblem] = []
+        var problems = manifest.problems
         var jobs: [BatchJob] = []
         for request in manifest.requests {
             let (planned, found) = expand(request, in: manifest.baseDirectory, firstIndex: jobs.count)
             jobs += planned
             problems += found
         }
-        problems += collisions(among: jobs)
-        let checked = Set(problems.map(\.input))
-        problems += dryRunProblems(jobs.filter { !checked.contains(display($0.input)) })
+        let clashes = collisions(among: jobs)
+        problems += clashes.map(\.problem)
+        let refused = Set(clashes.map(\.index))
+        problems += dryRunProblems(jobs.filter { !refused.contains($0.index) })
         guard problems.isEmpty else {
             throw BatchError(.invalidPlan, "\(display(manifest.source)): \(problems.count) problem(s); nothing was planned", problems: problems)
         }
@@ -62,30 +63,29 @@ public struct BatchPlanner: Sendable {
             jobs.append(BatchJob(index: firstIndex + jobs.count, command: request.command, input: input, output: output,
                                  options: request.options, overwrite: request.overwrite, inputIdentity: identity,
                                  place: place))
-            if InputExpansion.isDirectory(output) {
-                problems.append(PlanProblem(place, input: display(input), "output \(display(output)) is a folder; give a file name"))
-            } else if !request.overwrite, FileManager.default.fileExists(atPath: output) {
-                problems.append(PlanProblem(place, input: display(input), "output \(display(output)) already exists "
-                                            + "(set overwrite: true, or pass --overwrite, to replace it)"))
-            }
         }
         return (jobs, problems)
     }
 
-    /// Outputs that are another job's output or any job's input.
-    private func collisions(among jobs: [BatchJob]) -> [PlanProblem] {
-        var problems: [PlanProblem] = []
+    /// Outputs that are another job's output, any job's input, a folder, or a file that exists
+    /// and may not be replaced; with the index of the job each problem refuses.
+    private func collisions(among jobs: [BatchJob]) -> [(index: Int, problem: PlanProblem)] {
+        var problems: [(Int, PlanProblem)] = []
         var firstWriter: [String: BatchJob] = [:]
         for job in jobs {
+            func refuse(_ message: String) { problems.append((job.index, PlanProblem(job.place, input: display(job.input), message))) }
+            let output = display(job.output)
             if let other = firstWriter[job.output] {
-                problems.append(PlanProblem(job.place, input: display(job.input), "output \(display(job.output)) is also the "
-                                            + "output of \(display(other.input)) (\(other.place)): give each job its own output"))
+                refuse("output \(output) is also the output of \(display(other.input)) (\(other.place)): give each job its own output")
             } else {
                 firstWriter[job.output] = job
             }
             if let reader = jobs.first(where: { OutputPath.sameFile($0.input, job.output) }) {
-                problems.append(PlanProblem(job.place, input: display(job.input), "output \(display(job.output)) is an input "
-                                            + "of the batch (\(reader.place)): inputs are never written"))
+                refuse("output \(output) is an input of the batch (\(reader.place)): inputs are never written")
+            } else if InputExpansion.isDirectory(job.output) {
+                refuse("output \(output) is a folder; give a file name")
+            } else if !job.overwrite, FileManager.default.fileExists(atPath: job.output) {
+                refuse("output \(output) already exists (set overwrite: true, or pass --overwrite, to replace it)")
             }
         }
         return problems

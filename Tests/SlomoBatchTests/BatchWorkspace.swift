@@ -107,3 +107,11 @@ struct BatchWorkspace {
         return (video.standardOutput, audio.standardOutput)
     }
 }
+
+/// Reads a workspace's run folder through the library, as a script would.
+enum RunFolderReader {
+    static func result(_ workspace: BatchWorkspace, index: Int) throws -> JobResult? {
+        let folder = RunFolder(workspace.run)
+        return folder.result(of: try folder.plan().jobs[index])
+    }
+}
