@@ -58,8 +58,9 @@ public struct SlurmEngine: Sendable {
         return try submit(runFolder.pendingJobs(of: plan, retryFailed: retryFailed).filter { queued[$0.index] == nil }, emitOnly: emitOnly)
     }
 
-    /// Writes the array scripts for `jobs` and, unless `emitOnly`, submits them.
-    public func submit(_ jobs: [BatchJob], emitOnly: Bool = false) throws(BatchError) -> [Submission] {
+    /// Writes the array scripts for `jobs` and, unless `emitOnly`, submits them; with `after`,
+    /// they start only once those Slurm jobs have all succeeded.
+    public func submit(_ jobs: [BatchJob], after: [String] = [], emitOnly: Bool = false) throws(BatchError) -> [Submission] {
         guard !jobs.isEmpty else { return [] }
         let limit = try tools.maxArraySize()
         let groups = Dictionary(grouping: jobs.map(\.index)) { $0 / limit * limit }
@@ -69,7 +70,8 @@ public struct SlurmEngine: Sendable {
         for offset in groups.keys.sorted() {
             number += 1
             let script = SlurmArrayScript(number: number, runFolder: runFolder, slomo: slomo, offset: offset,
-                                          indices: groups[offset]!.sorted(), maxParallel: maxParallel, sbatchArguments: sbatchArguments)
+                                          indices: groups[offset]!.sorted(), maxParallel: maxParallel,
+                                          sbatchArguments: sbatchArguments + (after.isEmpty ? [] : ["--dependency=afterok:" + after.joined(separator: ":")]))
             do {
                 try FileManager.default.createDirectory(atPath: runFolder.slurmFolder, withIntermediateDirectories: true)
                 try runFolder.writeAtomically(Data(script.text.utf8), to: script.path)

@@ -38,6 +38,15 @@ struct Export: ParsableCommand {
               slomo export IMG_0001.MOV --phone    # 30 fps, as Photos exports
               slomo export match.mov --section 2-4x0.25 --cfr 30 --timeline match.fcpxml
               slomo export match.mov --section 2-4x0.25 --cfr 30 --dry-run
+              slomo export take.mov --section 60-90x0.25 --cfr 30 --chunks 8 -o take-30.mp4
+              slomo export take.mov --cfr 30 --chunk-seconds 60 --engine slurm --sbatch-arg=--partition=video --wait
+
+            A long take can be rendered in chunks (--chunks K or --chunk-seconds S): the output \
+            frames are cut into exact ranges, each rendered by its own job (here, or as a Slurm \
+            array) into a piece that starts with a keyframe, and a join muxes the pieces with \
+            timestamps from the frame numbers and the audio rendered once, in sync to the \
+            sample. The frames are those of a single pass. Run the same command again to resume: \
+            finished chunks are kept (docs/batch.md).
 
             \(ExitStatus.help)
             """)
@@ -49,6 +58,8 @@ struct Export: ParsableCommand {
     @OptionGroup var audioOptions: AudioOptions
 
     @OptionGroup(title: "Constant frame rate") var cfrOptions: CFROptions
+
+    @OptionGroup(title: "Chunks: one long take over several jobs or machines") var chunkOptions: ChunkOptions
 
     @OptionGroup var progressOptions: ProgressOptions
 
@@ -76,13 +87,25 @@ struct Export: ParsableCommand {
 
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
                         scripted: ExportSettings, reportingTo printer: ProgressPrinter) throws {
+        let part = try chunkOptions.part()
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
-                                      verify: outputOptions.verify)
+                                      verify: outputOptions.verify, part: part)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
+        if chunkOptions.splits || part != nil {
+            guard case .constantFrameRate(let frameRate) = mode else {
+                throw CommandError("--chunks splits a constant-frame-rate export: give --cfr FPS (passthrough is a copy already)")
+            }
+            if chunkOptions.splits {
+                return try ChunkedExportRunner.run(ExportSession(composition: composition, to: target, settings: settings, video: video),
+                                                   frameRate: frameRate, options: chunkOptions, input: source.input,
+                                                   dryRun: outputOptions.dryRun, printer: BatchProgressPrinter(style: progressOptions.style),
+                                                   quiet: progressOptions.quiet)
+            }
+        }
         if outputOptions.dryRun {
             return try ExportRunner.dryRun(composition, to: target, settings: settings, video: video,
                                            timeline: outputOptions.timeline)

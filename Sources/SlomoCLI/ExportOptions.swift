@@ -238,8 +238,9 @@ enum ExportRunner {
             print("\(result.outputPath): \(seconds) s, \(result.videoFrames) video packets copied, \(audio)")
         case .constantFrameRate(let rate):
             let stats = session.decodeStatistics
-            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), "
-                  + "\(stats.decodedFrames) of \(stats.packets) source frames decoded, \(audio)")
+            let source = if case .join(let pieces) = settings.part { "joined from \(pieces.count) pieces" }
+                else { "\(stats.decodedFrames) of \(stats.packets) source frames decoded" }
+            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), \(source), \(audio)")
         }
         if let timelinePath { print("\(timelinePath): editor timeline of the same edit, referencing the original media") }
     }

@@ -12,6 +12,8 @@ struct ConstantFrameRateExport {
 
     /// Output containers and the codecs they take.
     static let containers: Set<String> = ["mov", "mp4", "m4v", "mkv"]
+    /// The container of a chunk's piece (`ExportPart.frames`).
+    static let pieceContainer = "nut"
     /// Decoded pictures waiting for the renderer: 8 at 720p, 5 at 1080p, 2 at 4K.
     static let decodedPictures = PictureBudget(bytes: 16 << 20, pictures: 2...8)
     /// Rendered pictures waiting for the encoder, which keeps its own copies: 4 at 720p, 2 at 1080p.
@@ -21,7 +23,12 @@ struct ConstantFrameRateExport {
         let settings = session.video
         try settings.validate(frameRate: frameRate)
         let fileExtension = session.outputExtension
-        guard Self.containers.contains(fileExtension) else {
+        let part = session.settings.part
+        if case .frames = part {
+            guard fileExtension == Self.pieceContainer else {
+                throw ExportError(.unsupportedContainer, "\(session.outputPath): a chunk's piece is written as .\(Self.pieceContainer)")
+            }
+        } else if !Self.containers.contains(fileExtension) {
             throw ExportError(.unsupportedContainer, "\(session.outputPath): constant-frame-rate export writes .mov, .mp4, .m4v or .mkv")
         }
         let map = try CompositionMap(session.composition)
@@ -51,14 +58,29 @@ struct ConstantFrameRateExport {
                 schedule.replace(.interpolate, with: .blend)
                 warnings.add("\(entry.clip.source): interpolate: blending instead, \(reason.detail)")
             }
+            if case .frames(let frames) = part { schedule.restrict(to: frames) }
             return schedule
+        }
+        let frameCount = schedules.last?.slots.upperBound ?? 0
+        if case .frames(let frames) = part, frames.isEmpty || frames.upperBound > frameCount {
+            throw ExportError(.invalidPlan, "output frames \(frames.lowerBound)-\(frames.upperBound): the export has frames 0-\(frameCount)")
         }
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let hdr = firstVideo.isHDR && !encoding.toneMaps
             ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
-        let (encoder, videoOut) = try encoding.addStream(to: muxer, width: picture.width, height: picture.height,
-                                                         frameRate: frameRate, hdr: hdr)
+        let pieces: PieceReader?
+        let encoder: Encoder?
+        let videoOut: Int
+        if case .join(let parts) = part {
+            let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frameCount)
+            let first = try reader.first
+            videoOut = try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate)
+            (pieces, encoder) = (reader, nil)
+        } else {
+            let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)
+            (pieces, encoder, videoOut) = (nil, added.encoder, added.stream)
+        }
         if let first = map.entries.first, let stream = files[0].videoStream {
             let reader = try Demuxer(path: first.clip.source)
             try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
@@ -66,7 +88,7 @@ struct ConstantFrameRateExport {
         }
         try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         // Each clip's audio through its own map, joined end to end; source time 0 is where its video starts.
-        let audioTracks = try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in
+        let audioTracks = part?.isPiece == true ? [] : try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in
             (file, entry.map, file.clipOrigin)
         }, settings: session.settings, muxer: muxer)
         muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
@@ -103,7 +125,7 @@ struct ConstantFrameRateExport {
             return SlotRenderer.Clip(schedule: pair.1, video: video, picture: placed)
         }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation,
                                   input: sourceFrames, output: rendered, warnings: warnings)
-        let threads = [
+        let threads = encoder.map { encoder in [
             stage("decode") { try decode.run() },
             stage("render") { try render.run() },
             stage("encode") {
@@ -113,22 +135,28 @@ struct ConstantFrameRateExport {
                 for packet in try encoder.encode(nil) { try push(packet, to: packets) }
                 packets.finish()
             },
-        ]
+        ] } ?? []
 
         let choices = Set(schedules.flatMap(\.choices))
         var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
         if choices.contains(.interpolate) { phase = "interpolating (optical flow, \(settings.interpolation.rawValue)), " + phase }
+        if case .join(let parts) = part { phase = "joining \(parts.count) pieces" }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
                                        phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings), damage: damage)
         let frames: Int
         do {
-            frames = try writer.write(video: { try packets.pop() }, videoStream: videoOut, audio: audioTracks, progress: report)
+            let nextVideo: () throws -> Packet? = pieces.map { reader in { try reader.next() } } ?? { try packets.pop() }
+            frames = try writer.write(video: nextVideo, videoStream: videoOut, audio: audioTracks, progress: report)
         } catch {
             for fail in queues { fail(error) }
             for thread in threads { thread.join() }
             throw error
         }
         for thread in threads { if let error = thread.join() { throw error } }
+        let expected = part?.frames?.count ?? frameCount
+        guard frames == expected else {
+            throw ExportError(.invalidPlan, "\(session.outputPath): \(frames) frames written where the plan has \(expected)")
+        }
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
                             audioTracks: audioTracks.count, nudgedPackets: 0,
                             warnings: warnings.all + audioTracks.flatMap(\.warnings), damage: damage.all)

@@ -77,6 +77,12 @@ public final class ExportSession: Sendable {
         }
     }
 
+    /// The frames a constant-frame-rate export at `frameRate` writes: one at every n/fps
+    /// before the output's end.
+    public func outputFrameCount(at frameRate: Rational) throws -> Int {
+        Int(try composition.timeMap().outputDuration.ticks(in: frameRate.reciprocal, rounding: .up))
+    }
+
     /// The output's extension, lower-cased (`mov`, `wav`): it chooses the container.
     var outputExtension: String { URL(fileURLWithPath: outputPath).pathExtension.lowercased() }
 

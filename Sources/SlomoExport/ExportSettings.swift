@@ -30,10 +30,14 @@ public struct ExportSettings: Sendable, Hashable {
     /// decoders (one a core for runs between keyframes, as memory allows) run one thread each
     /// when verifying (frame threads can miss concealed pictures), several when not.
     public var verify: Bool
+    /// A constant-frame-rate export split into chunks: this run makes one piece, or joins the
+    /// pieces (`ExportPart`); nil for the whole export in one pass.
+    public var part: ExportPart?
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = true) {
+                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = true,
+                part: ExportPart? = nil) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
         self.spectralEngine = spectralEngine
@@ -41,5 +45,6 @@ public struct ExportSettings: Sendable, Hashable {
         self.overwrite = overwrite
         self.strict = strict
         self.verify = verify
+        self.part = part
     }
 }

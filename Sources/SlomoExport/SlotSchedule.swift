@@ -6,8 +6,8 @@ import SlomoCore
 struct SlotSchedule {
     let map: TimeMap
     let frameRate: Rational
-    /// The slots of this clip: `first ..< end`.
-    let slots: Range<Int>
+    /// The slots of this clip: `first ..< end` (only those of one chunk, once `restrict`ed).
+    private(set) var slots: Range<Int>
     /// The resolved frame choice of each segment of the map (never `auto`).
     private(set) var choices: [FrameChoice]
 
@@ -36,6 +36,20 @@ struct SlotSchedule {
         case .interpolate: return enough == true ? .nearest : .interpolate
         case .nearest, .blend: return choice
         }
+    }
+
+    /// Keeps only the slots in `frames`: a chunk of the output renders those alone.
+    mutating func restrict(to frames: Range<Int>) {
+        slots = slots.clamped(to: frames)
+    }
+
+    /// The source time decoding starts from: the first slot's, when the slots begin after the
+    /// clip's own start (a chunk); nil when they start with the clip. The pictures a first
+    /// `nearest`, `blend` or `interpolate` slot needs are at or after the keyframe before it.
+    var decodingStart: MediaTime? {
+        guard !slots.isEmpty, slots.lowerBound > Int((try? map.output.start.ticks(in: frameRate.reciprocal, rounding: .up)) ?? 0)
+        else { return nil }
+        return sourceTime(ofSlot: slots.lowerBound)
     }
 
     /// Replaces one resolved choice by another in every segment (e.g. `interpolate` by `blend`

@@ -85,8 +85,10 @@ struct SourceFrameStage {
         }
         demuxer.select(streams: [video.index])
         let origin = demuxer.file.clipOrigin
-        if clip.range.start > .zero { try demuxer.seek(to: clip.range.start + origin, stream: video.index) }
         let schedule = clip.schedule
+        guard !schedule.slots.isEmpty else { return }   // a chunk that holds none of this clip's slots
+        let start = max(clip.range.start, schedule.decodingStart ?? clip.range.start)
+        if start > .zero { try demuxer.seek(to: start + origin, stream: video.index) }
         let runs = try RunDecoders(demuxer: demuxer, stream: video.index, threads: threads, output: output,
                                    origin: origin, statistics: statistics) { schedule.isPastLastSlot($0) }
         defer { runs.cancel() }

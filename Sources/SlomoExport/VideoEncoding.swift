@@ -76,21 +76,37 @@ struct VideoEncoding {
         var encoderSettings = self.encoderSettings(width: width, height: height, frameRate: frameRate, hdr: hdr)
         if let timeBase { encoderSettings.timeBase = timeBase }
         let codec = settings.codec
-        let fileExtension = (muxer.path as NSString).pathExtension.lowercased()
         let encoder: Encoder
         do {
             encoder = try Encoder(video: encoderSettings, globalHeader: muxer.needsGlobalHeader)
         } catch {
             throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
         }
-        guard muxer.canStore(encoder) else {
-            throw ExportError(.unsupportedContainer, "\(muxer.path): .\(fileExtension) cannot hold \(codec.rawValue) video; "
-                              + (codec == .prores ? "use .mov" : codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
-        }
-        let stream = try muxer.addStream(for: encoder)
+        guard muxer.canStore(encoder) else { throw cannotStore(in: muxer) }
+        return (encoder, try describe(try muxer.addStream(for: encoder), in: muxer, frameRate: frameRate))
+    }
+
+    /// Adds a stream for the packets of stream `index` of `demuxer`, made with these settings
+    /// (a chunked export's pieces, joined): the same checks and tags as an encoder's stream.
+    func addStream(copying index: Int, of demuxer: Demuxer, to muxer: Muxer, frameRate: Rational) throws -> Int {
+        guard muxer.canStore(codecOf: index, of: demuxer) else { throw cannotStore(in: muxer) }
+        return try describe(try muxer.addStream(copying: index, of: demuxer), in: muxer, frameRate: frameRate)
+    }
+
+    /// The frame rate and, for HEVC outside Matroska, Apple's `hvc1` tag.
+    private func describe(_ stream: Int, in muxer: Muxer, frameRate: Rational) throws -> Int {
         muxer.setFrameRate(frameRate, stream: stream)
-        if codec == .hevc && fileExtension != "mkv" { muxer.setCodecTag("hvc1", stream: stream) }
-        return (encoder, stream)
+        if settings.codec == .hevc && (muxer.path as NSString).pathExtension.lowercased() != "mkv" {
+            muxer.setCodecTag("hvc1", stream: stream)
+        }
+        return stream
+    }
+
+    private func cannotStore(in muxer: Muxer) -> ExportError {
+        let codec = settings.codec
+        let fileExtension = (muxer.path as NSString).pathExtension.lowercased()
+        return ExportError(.unsupportedContainer, "\(muxer.path): .\(fileExtension) cannot hold \(codec.rawValue) video; "
+                           + (codec == .prores ? "use .mov" : codec == .ffv1 ? "use .mkv or .mov" : "use .mp4 or .mov"))
     }
 
     /// The encoder settings for pictures of `width`×`height` at `frameRate`.

@@ -27,6 +27,11 @@ extension Muxer {
         avformat_query_codec(context.pointee.oformat, encoder.context.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
     }
 
+    /// True when this container can store stream `index` of `demuxer`'s file as it is.
+    public func canStore(codecOf index: Int, of demuxer: Demuxer) -> Bool {
+        avformat_query_codec(context.pointee.oformat, demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+    }
+
     /// The container's short name (`mov`, `mp4`, `matroska`).
     public var containerName: String { String(cString: context.pointee.oformat.pointee.name) }
 

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import SlomoBatch
+import SlomoCore
+import SlomoExport
+
+/// `--chunks K` and the options of a constant-frame-rate export split into chunks
+/// (docs/batch.md), and the hidden options its jobs run with (`--chunk`, `--join-piece`).
+struct ChunkOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Render the output frame grid in K chunks as separate jobs, then join them exactly (with --cfr).", valueName: "K"))
+    var chunks: Int?
+
+    @Option(name: .customLong("chunk-seconds"), help: ArgumentHelp("Chunks of this many output seconds instead of --chunks.", valueName: "S"))
+    var chunkSeconds: Double?
+
+    @Option(help: "Where the chunks run: local (this machine, default) or slurm (an array, and a join that waits for it).")
+    var engine: BatchRunCommand.Engine = .local
+
+    @Option(name: .customLong("run"), help: ArgumentHelp("The chunks' run folder (default: OUTPUT.chunks beside the output); run again to resume.", valueName: "folder"))
+    var runFolder: String?
+
+    @Option(help: ArgumentHelp("Local engine: chunks rendered at once (default 1: each already uses every core).", valueName: "n"))
+    var jobs: Int = 1
+
+    @Flag(name: .customLong("keep-chunks"), help: "Local engine: keep the run folder and its pieces after the join.")
+    var keepChunks = false
+
+    @Option(name: .customLong("sbatch-arg"), help: ArgumentHelp("Slurm: an sbatch option for the chunks and the join (repeatable).", valueName: "option"))
+    var sbatchArguments: [String] = []
+
+    @Option(name: .customLong("max-parallel"), help: ArgumentHelp("Slurm: at most this many chunks at once.", valueName: "n"))
+    var maxParallel: Int?
+
+    @Flag(help: "Slurm: wait until the join has finished, with progress.")
+    var wait = false
+
+    @Flag(name: .customLong("assume-shared"), help: "Slurm: take the run folder as shared by every node although it looks local.")
+    var assumeShared = false
+
+    @Option(name: .customLong("chunk"), help: ArgumentHelp("Render only output frames N0 to N1 (N0-N1) as a piece (.nut), video alone.", visibility: .hidden))
+    var chunk: String?
+
+    @Option(name: .customLong("join-piece"), help: ArgumentHelp("A piece to join, PATH:N0-N1 (repeatable, in order).", visibility: .hidden))
+    var joinPieces: [String] = []
+
+    /// True when the export is to be split.
+    var splits: Bool { chunks != nil || chunkSeconds != nil }
+
+    func validate() throws {
+        if chunks != nil && chunkSeconds != nil { throw ValidationError("Give either --chunks or --chunk-seconds, not both.") }
+        if let chunks, chunks < 1 { throw ValidationError("--chunks \(chunks): give 1 or more") }
+        if let chunkSeconds, !(chunkSeconds > 0) { throw ValidationError("--chunk-seconds \(chunkSeconds): give a positive number of seconds") }
+        if jobs < 1 { throw ValidationError("--jobs \(jobs): give 1 or more") }
+        if let maxParallel, maxParallel < 1 { throw ValidationError("--max-parallel \(maxParallel): give 1 or more") }
+        if engine == .local && (!sbatchArguments.isEmpty || maxParallel != nil || wait || assumeShared) {
+            throw ValidationError("--sbatch-arg, --max-parallel, --wait and --assume-shared are for --engine slurm")
+        }
+    }
+
+    /// The part of the export this run makes: a piece (`--chunk`), the join (`--join-piece`), or nil.
+    func part() throws -> ExportPart? {
+        if let chunk {
+            guard let frames = Self.frames(chunk) else { throw CommandError("--chunk expects output frames as N0-N1, got '\(chunk)'") }
+            return .frames(frames)
+        }
+        guard !joinPieces.isEmpty else { return nil }
+        return .join(try joinPieces.map { text in
+            guard let colon = text.lastIndex(of: ":"), let frames = Self.frames(String(text[text.index(after: colon)...])) else {
+                throw CommandError("--join-piece expects PATH:N0-N1, got '\(text)'")
+            }
+            return ExportPart.Piece(path: String(text[..<colon]), frames: frames)
+        })
+    }
+
+    /// The chunks' frame ranges for an export of `frames` output frames at `frameRate`.
+    func ranges(frames: Int, frameRate: Rational) -> [Range<Int>] {
+        let count = chunks ?? Int((Double(frames) / max(1, (chunkSeconds ?? 1) * frameRate.doubleValue)).rounded(.up))
+        return ExportPart.ranges(frames: frames, chunks: count)
+    }
+
+    private static func frames(_ text: String) -> Range<Int>? {
+        let parts = text.split(separator: "-")
+        guard parts.count == 2, let start = Int(parts[0]), let end = Int(parts[1]), 0 <= start, start < end else { return nil }
+        return start..<end
+    }
+
+    /// The export's own options, for its chunk jobs: `arguments` (this command line after the
+    /// program's name) without the command, the input, where the output goes and how this run
+    /// reports, and without the chunk options themselves.
+    static func jobOptions(_ arguments: [String], input: String) -> [String] {
+        let valued: Set<String> = ["-o", "--output", "--run", "--engine", "--chunks", "--chunk-seconds", "--jobs", "--sbatch-arg",
+                                   "--max-parallel", "--progress", "--timeline", "--chunk", "--join-piece"]
+        let flags: Set<String> = ["--overwrite", "--keep-chunks", "--wait", "--assume-shared", "-q", "--quiet", "--dry-run"]
+        var options: [String] = []
+        var rest = arguments.dropFirst()[...]   // the command's name
+        var inputSeen = false
+        while let argument = rest.popFirst() {
+            let name = String(argument.prefix { $0 != "=" })
+            if valued.contains(name) {
+                if !argument.contains("=") { _ = rest.popFirst() }
+            } else if flags.contains(argument) {
+                continue
+            } else if !inputSeen && argument == input {
+                inputSeen = true
+            } else {
+                options.append(argument)
+            }
+        }
+        return options
+    }
+}

@@ -1,0 +1,98 @@
+import SlomoCore
+import SlomoMedia
+
+/// The video packets of a chunked export's pieces (`ExportPart.join`), read in order and
+/// checked as they go: each piece must hold exactly its frames, every timestamp an exact whole
+/// frame number over the frame rate, and decoding times must rise strictly across every join.
+/// The timestamps are the frames' own numbers from the plan, never a container's durations.
+final class PieceReader {
+    private let pieces: [ExportPart.Piece]
+    private let period: Rational
+    private var current = 0
+    private var demuxer: Demuxer?
+    private var stream = 0
+    private var framesSeen: [Int] = []
+    /// How far the piece's container moved its timestamps (a muxer that keeps them
+    /// non-negative shifts a first piece by the encoder's reorder delay): the piece's first
+    /// packet is its keyframe, the first frame in display order, `frames.lowerBound`.
+    private var shift: MediaTime?
+    private var lastDecodingTime: MediaTime?
+
+    /// Opens the first piece; throws when a piece is missing or the pieces do not tile `0..<frames`.
+    init(pieces: [ExportPart.Piece], frameRate: Rational, frames: Int) throws {
+        guard pieces.first?.frames.lowerBound == 0, pieces.last?.frames.upperBound == frames,
+              zip(pieces, pieces.dropFirst()).allSatisfy({ $0.frames.upperBound == $1.frames.lowerBound }) else {
+            let ranges = pieces.map { "\($0.frames.lowerBound)-\($0.frames.upperBound)" }.joined(separator: ", ")
+            throw ExportError(.invalidPlan, "the pieces hold frames \(ranges), not the output's 0-\(frames) in order")
+        }
+        self.pieces = pieces
+        period = frameRate.reciprocal
+        try open(0)
+    }
+
+    /// The first piece, whose video stream the output's copies (codec, extradata, time base).
+    var first: (demuxer: Demuxer, stream: Int) {
+        get throws {
+            let demuxer = try Demuxer(path: pieces[0].path)
+            guard let video = demuxer.file.videoStream else { throw ExportError(.noVideo, "\(pieces[0].path): piece has no video") }
+            return (demuxer, video.index)
+        }
+    }
+
+    /// The next packet, in piece order; nil after the last piece.
+    func next() throws -> Packet? {
+        while let demuxer {
+            if let packet = try demuxer.read() {
+                guard packet.streamIndex == stream else { continue }
+                try check(packet)
+                return packet
+            }
+            try finishPiece()
+            current += 1
+            self.demuxer = nil
+            if current < pieces.count { try open(current) }
+        }
+        return nil
+    }
+
+    private func open(_ index: Int) throws {
+        let demuxer = try Demuxer(path: pieces[index].path)
+        guard let video = demuxer.file.videoStream else { throw ExportError(.noVideo, "\(pieces[index].path): piece has no video") }
+        demuxer.select(streams: [video.index])
+        stream = video.index
+        framesSeen = []
+        shift = nil
+        self.demuxer = demuxer
+    }
+
+    /// Checks a packet and gives it its frame's time from the plan (and the decoding time
+    /// moved by as much).
+    private func check(_ packet: Packet) throws {
+        let piece = pieces[current]
+        guard let stored = packet.presentationTime else { throw ExportError(.invalidPlan, "\(piece.path): a packet has no time") }
+        let shift = self.shift ?? stored - MediaTime(seconds: Rational(Int64(piece.frames.lowerBound)) * period)
+        self.shift = shift
+        let time = stored - shift
+        guard let frame = try? time.ticks(in: period, rounding: .down), (try? time.ticks(in: period, rounding: .up)) == frame else {
+            throw ExportError(.invalidPlan, "\(piece.path): a packet's time \(time.doubleSeconds) s is not a whole output frame")
+        }
+        framesSeen.append(Int(frame))
+        packet.pts = try time.ticks(in: packet.timeBase, rounding: .nearest)
+        if let decoding = packet.decodingTime.map({ $0 - shift }) {
+            packet.dts = try decoding.ticks(in: packet.timeBase, rounding: .nearest)
+            if let last = lastDecodingTime, decoding <= last {
+                throw ExportError(.invalidPlan, "\(piece.path): decoding time \(decoding.doubleSeconds) s does not follow \(last.doubleSeconds) s; "
+                                  + "were the pieces encoded with different settings?")
+            }
+            lastDecodingTime = decoding
+        }
+    }
+
+    private func finishPiece() throws {
+        let piece = pieces[current]
+        guard framesSeen.sorted() == Array(piece.frames) else {
+            throw ExportError(.invalidPlan, "\(piece.path): holds \(framesSeen.count) frames, not output frames "
+                              + "\(piece.frames.lowerBound)-\(piece.frames.upperBound) (\(piece.frames.count)); render the piece again")
+        }
+    }
+}
