@@ -111,6 +111,42 @@ public struct SlurmEngine: Sendable {
         return states
     }
 
+    /// Waits until every job of `submissions` has written its result since `since` (or has been
+    /// gone from the queue for 3 s without one: a cancelled or killed task), reporting the
+    /// batch's progress after every poll; returns where the batch stands then. Slurm's queue is
+    /// asked, not `sbatch --wait`, whose return came seconds after the jobs ended.
+    public func follow(_ submissions: [Submission], of plan: BatchPlan, since: Date,
+                       progress: (BatchProgress) -> Void) throws(BatchError) -> BatchStatus {
+        let waiting = Set(submissions.filter { $0.jobId != nil }.flatMap(\.indices))
+        let started = Date()
+        let sinceNanoseconds = Int64(since.timeIntervalSince1970 * 1e9)
+        var goneSince: [Int: Date] = [:]
+        while true {
+            let queued = try queuedTasks()
+            let status = BatchStatus(of: plan, in: runFolder, queued: queued)
+            var report = BatchProgress(total: plan.jobs.count)
+            report.done = status.count(.done)
+            report.failed = status.count(.failed)
+            report.running = status.count(.running)
+            report.elapsedSeconds = Date().timeIntervalSince(started)
+            progress(report)
+            let now = Date()
+            let open = waiting.filter { index in
+                let written = FileIdentity(of: runFolder.resultPath(of: plan.jobs[index])).map { $0.modifiedNanoseconds >= sinceNanoseconds }
+                if written == true { return false }
+                if queued[index] != nil {
+                    goneSince[index] = nil
+                    return true
+                }
+                let gone = goneSince[index] ?? now
+                goneSince[index] = gone
+                return now.timeIntervalSince(gone) < 3
+            }
+            if open.isEmpty { return status }
+            usleep(250_000)
+        }
+    }
+
     /// Cancels every array of the run that Slurm still holds; returns their job ids.
     public func cancel() throws(BatchError) -> [String] {
         let ids = Self.submissions(in: runFolder).compactMap(\.jobId)

@@ -43,10 +43,10 @@ struct BatchExecCommand: ParsableCommand {
         case .ran(let result) where result.status == .done:
             print("job \(index): done in \(result.wallSeconds) s: \(job.output)")
         case .ran(let result):
-            FileHandle.standardError.write(Data("Error: job \(index) (\(job.input)): \(result.message ?? "failed")\n".utf8))
+            printError("Error: job \(index) (\(job.input)): \(result.message ?? "failed")")
             throw ExitCode(ExitStatus.failed)
         case .interrupted(let signal):
-            FileHandle.standardError.write(Data("job \(index): stopped; no result written, it stays pending\n".utf8))
+            printError("job \(index): stopped; no result written, it stays pending")
             throw interrupt.exitCode ?? ExitCode(128 + signal)
         }
     }

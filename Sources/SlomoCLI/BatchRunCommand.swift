@@ -48,26 +48,16 @@ struct BatchRunCommand: ParsableCommand {
     @Flag(name: .customLong("retry-failed"), help: "Run failed jobs again too.")
     var retryFailed = false
 
-    @Option(name: .customLong("sbatch-arg"), help: ArgumentHelp("Slurm: an sbatch option for every array (repeatable): --sbatch-arg=--partition=video.", valueName: "option"))
-    var sbatchArguments: [String] = []
-
-    @Option(name: .customLong("max-parallel"), help: ArgumentHelp("Slurm: at most this many tasks of an array at once (the %P throttle).", valueName: "n"))
-    var maxParallel: Int?
+    @OptionGroup(title: "Slurm") var slurm: SlurmOptions
 
     @Flag(name: .customLong("emit-only"), help: "Slurm: write the array scripts and print how to submit them; submit nothing.")
     var emitOnly = false
-
-    @Flag(name: .customLong("assume-shared"), help: "Slurm: take the run folder as shared by every node although it looks local.")
-    var assumeShared = false
-
-    @Flag(help: "Slurm: wait until the arrays end, with the batch's progress, and exit as `batch status` would.")
-    var wait = false
 
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
         if let jobs, jobs < 1 { throw ValidationError("--jobs \(jobs): give 1 or more") }
-        if engine == .local, !sbatchArguments.isEmpty || maxParallel != nil || emitOnly || assumeShared || wait {
+        if engine == .local, slurm.anyGiven || emitOnly {
             throw ValidationError("--sbatch-arg, --max-parallel, --emit-only, --assume-shared and --wait are for --engine slurm")
         }
         if engine == .slurm, jobs != nil { throw ValidationError("--jobs is for --engine local; Slurm's throttle is --max-parallel") }
@@ -89,7 +79,7 @@ struct BatchRunCommand: ParsableCommand {
         let interrupt = Interrupt { [interruption] in interruption.interrupt(SIGINT) }
         let pending = folder.pendingJobs(of: plan, retryFailed: retryFailed)
         if !progressOptions.quiet, progressOptions.style != .json {
-            FileHandle.standardError.write(Data("running \(pending.count) of \(plan.jobs.count) job(s), \(engine.parallelJobs) at a time\n".utf8))
+            printError("running \(pending.count) of \(plan.jobs.count) job(s), \(engine.parallelJobs) at a time")
         }
         let final = try engine.run(pending, of: plan, interruption: interruption) { printer.show($0) }
         printer.finish(final)
@@ -103,9 +93,8 @@ struct BatchRunCommand: ParsableCommand {
     }
 
     private func submit(_ plan: BatchPlan, in folder: RunFolder, printer: BatchProgressPrinter) throws {
-        let engine = try SlurmEngine(runFolder: folder, slomo: Batch.executable, sbatchArguments: sbatchArguments, maxParallel: maxParallel)
-        let storage = try engine.checkStorage(assumeShared: assumeShared)
-        if !progressOptions.quiet { FileHandle.standardError.write(Data("\(storage)\n".utf8)) }
+        let engine = try slurm.engine(for: folder, quiet: progressOptions.quiet)
+        let since = Date()
         let submissions = try engine.submitPending(of: plan, retryFailed: retryFailed, emitOnly: emitOnly)
         if submissions.isEmpty { print("nothing to run: every job has a result or is queued (slomo batch status \(runFolder))") }
         for submission in submissions {
@@ -116,7 +105,7 @@ struct BatchRunCommand: ParsableCommand {
                 print("wrote \(submission.script) (\(jobs)); submit it with: sbatch \(submission.script)")
             }
         }
-        guard wait, !emitOnly else { return }
-        try BatchStatusCommand.follow(plan, in: folder, engine: engine, printer: printer)
+        guard slurm.wait, !emitOnly else { return }
+        try BatchStatusCommand.follow(submissions, of: plan, engine: engine, since: since, printer: printer)
     }
 }

@@ -43,7 +43,7 @@ struct BatchStatusCommand: ParsableCommand {
         do {
             return try SlurmEngine(runFolder: folder, slomo: Batch.executable).queuedTasks()
         } catch {
-            FileHandle.standardError.write(Data("warning: Slurm's queue could not be read (\(error)); queued jobs show as pending\n".utf8))
+            printError("warning: Slurm's queue could not be read (\(error)); queued jobs show as pending")
             return [:]
         }
     }
@@ -85,27 +85,19 @@ struct BatchStatusCommand: ParsableCommand {
         return String(decoding: try encoder.encode(document), as: UTF8.self)
     }
 
-    /// Follows a Slurm run until no job is queued or running, showing the batch's progress;
-    /// exits 1 when a job failed.
-    static func follow(_ plan: BatchPlan, in folder: RunFolder, engine: SlurmEngine, printer: BatchProgressPrinter) throws {
-        let started = ContinuousClock.now
+    /// Follows Slurm `submissions` (made since `since`) until each job has its result, showing
+    /// the batch's progress; exits 1 when a job failed.
+    static func follow(_ submissions: [SlurmEngine.Submission], of plan: BatchPlan, engine: SlurmEngine, since: Date,
+                       printer: BatchProgressPrinter) throws {
         var shown: [Int]?
-        while true {
-            let status = BatchStatus(of: plan, in: folder, queued: try engine.queuedTasks())
-            var progress = BatchProgress(total: plan.jobs.count)
-            progress.done = status.count(.done)
-            progress.failed = status.count(.failed)
-            progress.running = status.count(.running)
-            progress.elapsedSeconds = (ContinuousClock.now - started).doubleSeconds
+        var last = BatchProgress(total: plan.jobs.count)
+        let status = try engine.follow(submissions, of: plan, since: since) { progress in
             let counts = [progress.done, progress.failed, progress.running]
             if counts != shown { printer.show(progress) }
             shown = counts
-            if status.count(.queued) + status.count(.running) == 0 {
-                printer.finish(progress)
-                if status.hasFailures { throw ExitCode(ExitStatus.failed) }
-                return
-            }
-            usleep(250_000)
+            last = progress
         }
+        printer.finish(last)
+        if status.hasFailures { throw ExitCode(ExitStatus.failed) }
     }
 }

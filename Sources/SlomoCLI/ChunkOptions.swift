@@ -25,23 +25,19 @@ struct ChunkOptions: ParsableArguments {
     @Flag(name: .customLong("keep-chunks"), help: "Local engine: keep the run folder and its pieces after the join.")
     var keepChunks = false
 
-    @Option(name: .customLong("sbatch-arg"), help: ArgumentHelp("Slurm: an sbatch option for the chunks and the join (repeatable).", valueName: "option"))
-    var sbatchArguments: [String] = []
-
-    @Option(name: .customLong("max-parallel"), help: ArgumentHelp("Slurm: at most this many chunks at once.", valueName: "n"))
-    var maxParallel: Int?
-
-    @Flag(help: "Slurm: wait until the join has finished, with progress.")
-    var wait = false
-
-    @Flag(name: .customLong("assume-shared"), help: "Slurm: take the run folder as shared by every node although it looks local.")
-    var assumeShared = false
+    @OptionGroup var slurm: SlurmOptions
 
     @Option(name: .customLong("chunk"), help: ArgumentHelp("Render only output frames N0 to N1 (N0-N1) as a piece (.nut), video alone.", visibility: .hidden))
     var chunk: String?
 
+    @Flag(name: .customLong("chunk-audio"), help: ArgumentHelp("Render only the whole output's audio, kept exactly (.nut), for the join.", visibility: .hidden))
+    var chunkAudio = false
+
     @Option(name: .customLong("join-piece"), help: ArgumentHelp("A piece to join, PATH:N0-N1 (repeatable, in order).", visibility: .hidden))
     var joinPieces: [String] = []
+
+    @Option(name: .customLong("join-audio"), help: ArgumentHelp("The join's audio, rendered by a --chunk-audio job.", visibility: .hidden))
+    var joinAudio: String?
 
     /// True when the export is to be split.
     var splits: Bool { chunks != nil || chunkSeconds != nil }
@@ -51,14 +47,15 @@ struct ChunkOptions: ParsableArguments {
         if let chunks, chunks < 1 { throw ValidationError("--chunks \(chunks): give 1 or more") }
         if let chunkSeconds, !(chunkSeconds > 0) { throw ValidationError("--chunk-seconds \(chunkSeconds): give a positive number of seconds") }
         if jobs < 1 { throw ValidationError("--jobs \(jobs): give 1 or more") }
-        if let maxParallel, maxParallel < 1 { throw ValidationError("--max-parallel \(maxParallel): give 1 or more") }
-        if engine == .local && (!sbatchArguments.isEmpty || maxParallel != nil || wait || assumeShared) {
+        if engine == .local && slurm.anyGiven {
             throw ValidationError("--sbatch-arg, --max-parallel, --wait and --assume-shared are for --engine slurm")
         }
     }
 
-    /// The part of the export this run makes: a piece (`--chunk`), the join (`--join-piece`), or nil.
+    /// The part of the export this run makes: a piece (`--chunk`), the audio (`--chunk-audio`),
+    /// the join (`--join-piece`), or nil.
     func part() throws -> ExportPart? {
+        if chunkAudio { return .audio }
         if let chunk {
             guard let frames = Self.frames(chunk) else { throw CommandError("--chunk expects output frames as N0-N1, got '\(chunk)'") }
             return .frames(frames)
@@ -69,7 +66,7 @@ struct ChunkOptions: ParsableArguments {
                 throw CommandError("--join-piece expects PATH:N0-N1, got '\(text)'")
             }
             return ExportPart.Piece(path: String(text[..<colon]), frames: frames)
-        })
+        }, audio: joinAudio)
     }
 
     /// The chunks' frame ranges for an export of `frames` output frames at `frameRate`.
@@ -89,8 +86,9 @@ struct ChunkOptions: ParsableArguments {
     /// reports, and without the chunk options themselves.
     static func jobOptions(_ arguments: [String], input: String) -> [String] {
         let valued: Set<String> = ["-o", "--output", "--run", "--engine", "--chunks", "--chunk-seconds", "--jobs", "--sbatch-arg",
-                                   "--max-parallel", "--progress", "--timeline", "--chunk", "--join-piece"]
-        let flags: Set<String> = ["--overwrite", "--keep-chunks", "--wait", "--assume-shared", "-q", "--quiet", "--dry-run"]
+                                   "--max-parallel", "--progress", "--timeline", "--chunk", "--join-piece", "--join-audio"]
+        let flags: Set<String> = ["--overwrite", "--keep-chunks", "--wait", "--assume-shared", "-q", "--quiet", "--dry-run",
+                                  "--chunk-audio"]
         var options: [String] = []
         var rest = arguments.dropFirst()[...]   // the command's name
         var inputSeen = false

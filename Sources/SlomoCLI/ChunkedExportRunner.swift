@@ -21,9 +21,10 @@ enum ChunkedExportRunner {
         }
         let jobOptions = ChunkOptions.jobOptions(Array(CommandLine.arguments.dropFirst()), input: input)
         let chunked = try ChunkedExport.prepare(input: input, options: jobOptions, output: session.outputPath,
-                                                overwrite: session.settings.overwrite, frameRanges: ranges, runFolder: folder)
+                                                overwrite: session.settings.overwrite, frameRanges: ranges,
+                                                audio: session.composition.hasAudio, runFolder: folder)
         if !quiet {
-            FileHandle.standardError.write(Data("\(frames) frames in \(ranges.count) chunk(s): \(rangeText); run folder \(chunked.runFolder.path)\n".utf8))
+            printError("\(frames) frames in \(ranges.count) chunk(s): \(rangeText); run folder \(chunked.runFolder.path)")
         }
         switch options.engine {
         case .local: try runHere(chunked, options: options, printer: printer, quiet: quiet)
@@ -36,10 +37,10 @@ enum ChunkedExportRunner {
         let interrupt = Interrupt { [interruption] in interruption.interrupt(SIGINT) }
         let summary = try chunked.runHere(slomo: Batch.executable, parallelJobs: options.jobs, interruption: interruption) { printer.show($0) }
         guard let summary else {
-            FileHandle.standardError.write(Data("stopped; finished chunks are kept in \(chunked.runFolder.path): run the same command again to go on\n".utf8))
+            printError("stopped; finished chunks are kept in \(chunked.runFolder.path): run the same command again to go on")
             throw interrupt.exitCode ?? ExitCode(130)
         }
-        var final = BatchProgress(total: chunked.pieceJobs.count)
+        var final = BatchProgress(total: chunked.workJobs.count)
         final.done = final.total
         printer.finish(final)
         if !options.keepChunks { try? FileManager.default.removeItem(atPath: chunked.runFolder.path) }
@@ -48,29 +49,30 @@ enum ChunkedExportRunner {
     }
 
     private static func submit(_ chunked: ChunkedExport, options: ChunkOptions, printer: BatchProgressPrinter, quiet: Bool) throws {
-        let engine = try SlurmEngine(runFolder: chunked.runFolder, slomo: Batch.executable, sbatchArguments: options.sbatchArguments,
-                                     maxParallel: options.maxParallel)
-        let storage = try engine.checkStorage(assumeShared: options.assumeShared)
-        if !quiet { FileHandle.standardError.write(Data("\(storage)\n".utf8)) }
-        for submission in try chunked.submit(to: engine) {
-            let what = submission.indices == [chunked.joinJob.index] ? "the join" : "\(submission.indices.count) chunk(s)"
+        let engine = try options.slurm.engine(for: chunked.runFolder, quiet: quiet)
+        let since = Date()
+        let submissions = try chunked.submit(to: engine)
+        for submission in submissions {
+            let what = submission.indices == [chunked.joinJob.index] ? "the join"
+                : "\(chunked.pieceJobs.count) chunk(s)" + (chunked.audioJob == nil ? "" : " and the audio")
             print("submitted \(what) as Slurm job \(submission.jobId ?? "?")")
         }
-        guard options.wait else {
+        guard options.slurm.wait else {
             print("follow it with: slomo batch status \(chunked.runFolder.path)")
             return
         }
-        try BatchStatusCommand.follow(chunked.plan, in: chunked.runFolder, engine: engine, printer: printer)
+        try BatchStatusCommand.follow(submissions, of: chunked.plan, engine: engine, since: since, printer: printer)
         guard let summary = chunked.summary else {
             throw CommandError("the join did not finish: slomo batch status \(chunked.runFolder.path)")
         }
         print("\(chunked.joinJob.output): \(summary.pieces.count) chunks joined; " + critical(summary))
     }
 
-    /// `critical path with a machine a chunk: 3.10 s (slowest chunk 2.80 s + join 0.30 s); chunks' CPU 11.2 s`.
+    /// `critical path with a machine a job: 3.10 s (slowest chunk 2.80 s + join 0.30 s); chunks' CPU 11.2 s, audio 1.1 s`.
     private static func critical(_ summary: ChunkedExport.Summary) -> String {
         let slowest = summary.pieces.map(\.wallSeconds).max() ?? 0
-        return String(format: "critical path with a machine a chunk: %.2f s (slowest chunk %.2f s + join %.2f s); chunks' CPU %.2f s",
-                      summary.criticalPathSeconds, slowest, summary.join.wallSeconds, summary.piecesCPUSeconds)
+        return String(format: "critical path with a machine a job: %.2f s (slowest chunk %.2f s, audio %.2f s, + join %.2f s); chunks' CPU %.2f s",
+                      summary.criticalPathSeconds, slowest, summary.audio?.wallSeconds ?? 0, summary.join.wallSeconds,
+                      summary.piecesCPUSeconds)
     }
 }

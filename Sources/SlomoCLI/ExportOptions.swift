@@ -238,7 +238,7 @@ enum ExportRunner {
             print("\(result.outputPath): \(seconds) s, \(result.videoFrames) video packets copied, \(audio)")
         case .constantFrameRate(let rate):
             let stats = session.decodeStatistics
-            let source = if case .join(let pieces) = settings.part { "joined from \(pieces.count) pieces" }
+            let source = if case .join(let pieces, _) = settings.part { "joined from \(pieces.count) pieces" }
                 else { "\(stats.decodedFrames) of \(stats.packets) source frames decoded" }
             print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), \(source), \(audio)")
         }

@@ -29,14 +29,15 @@ final class AudioTrackExport {
     }
 
     /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
-    /// encoded stream.
+    /// encoded stream; with `exactFloat`, kept as 32-bit float PCM at the rate `codec` will take.
     init(parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
-         muxer: Muxer) throws {
+         muxer: Muxer, exactFloat: Bool = false) throws {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
         audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: codec.sampleRate(for:))
         self.codec = codec
-        encoding = try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
+        encoding = exactFloat ? try AudioBlockEncoder(exactFloat: audio.format, globalHeader: muxer.needsGlobalHeader)
+            : try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoding.encoder)
     }
 

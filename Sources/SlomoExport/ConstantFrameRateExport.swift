@@ -24,7 +24,7 @@ struct ConstantFrameRateExport {
         try settings.validate(frameRate: frameRate)
         let fileExtension = session.outputExtension
         let part = session.settings.part
-        if case .frames = part {
+        if part?.isPiece == true || part == .audio {
             guard fileExtension == Self.pieceContainer else {
                 throw ExportError(.unsupportedContainer, "\(session.outputPath): a chunk's piece is written as .\(Self.pieceContainer)")
             }
@@ -69,28 +69,15 @@ struct ConstantFrameRateExport {
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let hdr = firstVideo.isHDR && !encoding.toneMaps
             ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
-        let pieces: PieceReader?
-        let encoder: Encoder?
-        let videoOut: Int
-        if case .join(let parts) = part {
-            let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frameCount)
-            let first = try reader.first
-            videoOut = try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate)
-            (pieces, encoder) = (reader, nil)
-        } else {
-            let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)
-            (pieces, encoder, videoOut) = (nil, added.encoder, added.stream)
-        }
-        if let first = map.entries.first, let stream = files[0].videoStream {
+        let (videoOut, encoder, pieces) = try videoStream(of: part, frames: frameCount, encoding: encoding, picture: picture,
+                                                          hdr: hdr, muxer: muxer)
+        if let videoOut, let first = map.entries.first, let stream = files[0].videoStream {
             let reader = try Demuxer(path: first.clip.source)
             try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
                                    from: stream.index, of: reader, to: videoOut)
+            try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         }
-        try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
-        // Each clip's audio through its own map, joined end to end; source time 0 is where its video starts.
-        let audioTracks = part?.isPiece == true ? [] : try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in
-            (file, entry.map, file.clipOrigin)
-        }, settings: session.settings, muxer: muxer)
+        let audioTracks = try self.audioTracks(of: part, files: files, map: map, muxer: muxer)
         muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
         try muxer.writeHeader()
 
@@ -140,26 +127,61 @@ struct ConstantFrameRateExport {
         let choices = Set(schedules.flatMap(\.choices))
         var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
         if choices.contains(.interpolate) { phase = "interpolating (optical flow, \(settings.interpolation.rawValue)), " + phase }
-        if case .join(let parts) = part { phase = "joining \(parts.count) pieces" }
+        if case .join(let parts, _) = part { phase = "joining \(parts.count) pieces" }
+        if part == .audio { phase = "rendering the audio of \(frameCount) frames" }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
                                        phase: phase + InterleavedWriter.audioPhase(audioTracks, session.settings), damage: damage)
         let frames: Int
         do {
-            let nextVideo: () throws -> Packet? = pieces.map { reader in { try reader.next() } } ?? { try packets.pop() }
-            frames = try writer.write(video: nextVideo, videoStream: videoOut, audio: audioTracks, progress: report)
+            let nextVideo: () throws -> Packet? = pieces.map { reader in { try reader.next() } }
+                ?? (encoder == nil ? { nil } : { try packets.pop() })
+            frames = try writer.write(video: nextVideo, videoStream: videoOut ?? -1, audio: audioTracks, progress: report)
         } catch {
             for fail in queues { fail(error) }
             for thread in threads { thread.join() }
             throw error
         }
         for thread in threads { if let error = thread.join() { throw error } }
-        let expected = part?.frames?.count ?? frameCount
+        let expected = part == .audio ? 0 : part?.frames?.count ?? frameCount
         guard frames == expected else {
             throw ExportError(.invalidPlan, "\(session.outputPath): \(frames) frames written where the plan has \(expected)")
         }
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
                             audioTracks: audioTracks.count, nudgedPackets: 0,
                             warnings: warnings.all + audioTracks.flatMap(\.warnings), damage: damage.all)
+    }
+
+    /// The output's video stream: an encoder's, the pieces' copied (a join), or none (a chunked
+    /// export's audio part).
+    private func videoStream(of part: ExportPart?, frames: Int, encoding: VideoEncoding, picture: OutputPicture, hdr: HDRMetadata,
+                             muxer: Muxer) throws -> (stream: Int?, encoder: Encoder?, pieces: PieceReader?) {
+        switch part {
+        case .audio?:
+            return (nil, nil, nil)
+        case .join(let parts, _)?:
+            let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frames)
+            let first = try reader.first
+            return (try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate), nil, reader)
+        case .frames?, nil:
+            let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)
+            return (added.stream, added.encoder, nil)
+        }
+    }
+
+    /// Each clip's audio through its own map, joined end to end (source time 0 is where its
+    /// video starts): encoded with the session's codec, or kept exactly as 32-bit float for a
+    /// join (a chunked export's audio part). A join with that audio encodes it as it is (rate 1,
+    /// copied untouched: the single pass's samples); a piece has none.
+    private func audioTracks(of part: ExportPart?, files: [MediaFile], map: CompositionMap, muxer: Muxer) throws -> [AudioTrackExport] {
+        if part?.isPiece == true { return [] }
+        if case .join(_, let rendered?)? = part {
+            let stored = try MediaFile(path: rendered)
+            let identity = try CompositionMap(Composition(source: rendered, duration: map.outputDuration))
+            return try InterleavedWriter.audioTracks(joining: [(stored, identity.entries[0].map, stored.clipOrigin)],
+                                                     settings: session.settings, muxer: muxer)
+        }
+        return try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in (file, entry.map, file.clipOrigin) },
+                                                 settings: session.settings, muxer: muxer, exactFloat: part == .audio)
     }
 
     /// Encoded packets last one frame period unless the encoder said otherwise.

@@ -31,9 +31,11 @@ struct InterleavedWriter {
     /// The audio of clips played one after the other, each `file` through its own `map` (whose
     /// source time 0 is the file's `origin`): track `k` joins the `k`-th audio stream of every
     /// clip end to end, a clip with fewer streams contributing silence for its duration; as
-    /// many tracks as the clip with the most audio streams has.
+    /// many tracks as the clip with the most audio streams has. With `exactFloat` the tracks
+    /// are kept as 32-bit float PCM at the rate the codec will be given (a chunked export's
+    /// audio part, encoded by the join).
     static func audioTracks(joining clips: [(file: MediaFile, map: TimeMap, origin: MediaTime)], settings: ExportSettings,
-                            muxer: Muxer) throws -> [AudioTrackExport] {
+                            muxer: Muxer, exactFloat: Bool = false) throws -> [AudioTrackExport] {
         let count = clips.map(\.file.audioStreams.count).max() ?? 0
         return try (0..<count).map { track in
             let parts = clips.map { clip in
@@ -42,7 +44,8 @@ struct InterleavedWriter {
                                  map: clip.map, origin: clip.origin)
             }
             return try AudioTrackExport(parts: parts, algorithm: settings.audioAlgorithm,
-                                        spectralEngine: settings.spectralEngine, codec: settings.audioCodec, muxer: muxer)
+                                        spectralEngine: settings.spectralEngine, codec: settings.audioCodec, muxer: muxer,
+                                        exactFloat: exactFloat)
         }
     }
 

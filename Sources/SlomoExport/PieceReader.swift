@@ -3,8 +3,12 @@ import SlomoMedia
 
 /// The video packets of a chunked export's pieces (`ExportPart.join`), read in order and
 /// checked as they go: each piece must hold exactly its frames, every timestamp an exact whole
-/// frame number over the frame rate, and decoding times must rise strictly across every join.
-/// The timestamps are the frames' own numbers from the plan, never a container's durations.
+/// frame number over the frame rate. The timestamps come from the plan, never from a
+/// container's durations: a packet's presentation time is its frame's number over the frame
+/// rate, and the `i`th packet of the piece starting at frame `n0` decodes at `n0 + i − delay`
+/// frames, `delay` being the encoder's reorder delay (B-frames), so decoding times rise
+/// across every join as within a piece. (NUT, the pieces' container, stores no decoding time
+/// for a piece's first packets.)
 final class PieceReader {
     private let pieces: [ExportPart.Piece]
     private let period: Rational
@@ -12,11 +16,12 @@ final class PieceReader {
     private var demuxer: Demuxer?
     private var stream = 0
     private var framesSeen: [Int] = []
+    /// The reorder delay of the pieces' stream, in frames.
+    private var delay = 0
     /// How far the piece's container moved its timestamps (a muxer that keeps them
     /// non-negative shifts a first piece by the encoder's reorder delay): the piece's first
     /// packet is its keyframe, the first frame in display order, `frames.lowerBound`.
     private var shift: MediaTime?
-    private var lastDecodingTime: MediaTime?
 
     /// Opens the first piece; throws when a piece is missing or the pieces do not tile `0..<frames`.
     init(pieces: [ExportPart.Piece], frameRate: Rational, frames: Int) throws {
@@ -28,6 +33,7 @@ final class PieceReader {
         self.pieces = pieces
         period = frameRate.reciprocal
         try open(0)
+        delay = demuxer?.reorderDelay(of: stream) ?? 0
     }
 
     /// The first piece, whose video stream the output's copies (codec, extradata, time base).
@@ -76,16 +82,14 @@ final class PieceReader {
         guard let frame = try? time.ticks(in: period, rounding: .down), (try? time.ticks(in: period, rounding: .up)) == frame else {
             throw ExportError(.invalidPlan, "\(piece.path): a packet's time \(time.doubleSeconds) s is not a whole output frame")
         }
+        let decoding = Int64(piece.frames.lowerBound + framesSeen.count - delay)
         framesSeen.append(Int(frame))
-        packet.pts = try time.ticks(in: packet.timeBase, rounding: .nearest)
-        if let decoding = packet.decodingTime.map({ $0 - shift }) {
-            packet.dts = try decoding.ticks(in: packet.timeBase, rounding: .nearest)
-            if let last = lastDecodingTime, decoding <= last {
-                throw ExportError(.invalidPlan, "\(piece.path): decoding time \(decoding.doubleSeconds) s does not follow \(last.doubleSeconds) s; "
-                                  + "were the pieces encoded with different settings?")
-            }
-            lastDecodingTime = decoding
+        guard decoding <= frame else {
+            throw ExportError(.invalidPlan, "\(piece.path): frame \(frame) comes \(framesSeen.count) pictures into its piece, later than "
+                              + "a reorder delay of \(delay) allows; were the pieces encoded with different settings?")
         }
+        packet.pts = try time.ticks(in: packet.timeBase, rounding: .nearest)
+        packet.dts = try MediaTime(seconds: Rational(decoding) * period).ticks(in: packet.timeBase, rounding: .nearest)
     }
 
     private func finishPiece() throws {

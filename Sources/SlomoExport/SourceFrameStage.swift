@@ -96,6 +96,7 @@ struct SourceFrameStage {
         var headers = video.codec.name == "h264"
             ? demuxer.extradata(of: video.index).withUnsafeBytes { H264HeaderReader(extradata: $0) } : nil
 
+        let lastSlotTime = schedule.slots.isEmpty ? nil : schedule.sourceTime(ofSlot: schedule.slots.upperBound - 1)
         var ahead: [ReadAheadPacket] = []
         var recent: [MediaTime] = []          // presentation times of packets already sent
         var inRun = 0                         // packets sent in the current run
@@ -114,6 +115,9 @@ struct SourceFrameStage {
             GOPSkipPlanner.plan(&ahead, sent: recent, atEnd: reachedEnd) { schedule.needsFrame(at: $0, among: $1) }
             guard !ahead.isEmpty else { break }
             let head = ahead.removeFirst()
+            // A keyframe once a picture past the last slot was sent: no slot needs what follows
+            // (a chunk ending mid-file would otherwise have its decoders run a GOP or more ahead).
+            if head.packet.isKeyframe, let last = lastSlotTime, recent.contains(where: { $0 > last }) { break }
             statistics.count(packets: 1)
             var skipping = head.plannedSkipping ?? .none
             if let here = head.time {

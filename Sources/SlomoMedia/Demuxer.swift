@@ -143,6 +143,12 @@ public final class Demuxer {
         try check(av_seek_frame(context, Int32(index), ticks, AVSEEK_FLAG_BACKWARD), "seek", path: path)
     }
 
+    /// How many frames stream `index` holds back for reordering (B-frames): its decoding
+    /// times run that many frames behind its presentation times. 0 without B-frames.
+    public func reorderDelay(of index: Int) -> Int {
+        Int(streamPointer(index).pointee.codecpar.pointee.video_delay)
+    }
+
     /// The codec's extradata of stream `index` (H.264's `avcC`, HEVC's `hvcC`…), empty when it has none.
     public func extradata(of index: Int) -> [UInt8] {
         let parameters = streamPointer(index).pointee.codecpar.pointee

@@ -7,13 +7,15 @@ import Testing
 /// commands run by hand; failures recorded with their messages; a second run that changes
 /// nothing; a deleted output and a deleted result that make exactly those two jobs run again.
 enum BatchScenario {
-    static func run(engine arguments: [String], environment: [String: String] = [:], label: String) throws {
+    static func run(engine arguments: [String], environment: [String: String] = [:], label: String,
+                    beforeRunning: (BatchWorkspace) throws -> Void = { _ in }) throws {
         let workspace = try BatchWorkspace(label)
         let planned = try workspace.slomo(["batch", "plan", "batch.yaml", "-o", "run"])
         try #require(planned.status == 0, "\(planned.standardError)")
         let plan = try workspace.plan()
         #expect(plan.jobs.count == 8)
         try workspace.breakInputs()
+        try beforeRunning(workspace)
 
         let started = Date()
         let first = try workspace.slomo(["batch", "run", "run"] + arguments, environment: environment)
@@ -93,9 +95,22 @@ extension BatchWorkspace {
 /// Every Slurm test starts its own throwaway cluster; they run one at a time so that two
 /// clusters never share the 2 cores.
 @Suite(.serialized) struct SlurmEngineTests {
+    /// On a cluster whose `MaxArraySize` is 5, so that the 8 jobs need two arrays.
     @Test func eightClipsTwoFailingResumeExactly() throws {
-        let cluster = try SlurmCluster()
+        let cluster = try SlurmCluster(maxArraySize: 5)
         try BatchScenario.run(engine: ["--engine", "slurm", "--wait", "--progress", "none"], environment: cluster.environment,
-                              label: "batch-slurm")
+                              label: "batch-slurm") { workspace in
+            // --emit-only writes the scripts a site would submit by hand, and submits nothing.
+            let emitted = try workspace.slomo(["batch", "run", "run", "--engine", "slurm", "--emit-only", "--max-parallel", "3",
+                                               "--sbatch-arg=--time=00:10:00"], environment: cluster.environment)
+            #expect(emitted.status == 0 && emitted.standardOutput.contains("submit it with: sbatch"), "\(emitted.standardError)")
+            let slurm = RunFolder(workspace.run).slurmFolder
+            let first = try String(contentsOfFile: slurm + "/array-1.sh", encoding: .utf8)
+            let second = try String(contentsOfFile: slurm + "/array-2.sh", encoding: .utf8)
+            #expect(first.contains("#SBATCH --array=0-4%3") && first.contains("#SBATCH --time=00:10:00"), "\(first)")
+            #expect(second.contains("#SBATCH --array=0-2%3") && second.contains("$((SLURM_ARRAY_TASK_ID + 5))"), "\(second)")
+            #expect(SlurmEngine.submissions(in: RunFolder(workspace.run)).isEmpty)
+            #expect(try cluster.run("squeue", ["-h"]).standardOutput.isEmpty)
+        }
     }
 }
