@@ -77,6 +77,11 @@ public struct ChunkedExport: Sendable {
         /// The time the export takes with a machine a job: the slowest piece (or the audio), then the join.
         public var criticalPathSeconds: Double { ((pieces + [audio].compactMap { $0 }).map(\.wallSeconds).max() ?? 0) + join.wallSeconds }
         public var piecesCPUSeconds: Double { pieces.map(\.cpuSeconds).reduce(0, +) }
+        /// What the jobs warned of (damage found in the source, clipped audio), each once, in order.
+        public var warnings: [String] {
+            var seen = Set<String>()
+            return (pieces + [audio, join].compactMap { $0 }).flatMap(\.warnings).filter { seen.insert($0).inserted }
+        }
     }
 
     /// Renders the missing pieces here, `parallelJobs` at a time, then joins them. Returns nil

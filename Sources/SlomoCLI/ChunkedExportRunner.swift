@@ -44,6 +44,7 @@ enum ChunkedExportRunner {
         final.done = final.total
         printer.finish(final)
         if !options.keepChunks { try? FileManager.default.removeItem(atPath: chunked.runFolder.path) }
+        for warning in summary.warnings { printError("warning: \(warning)") }
         guard !quiet else { return }
         print("\(chunked.joinJob.output): \(chunked.pieceJobs.count) chunks joined; " + critical(summary))
     }
@@ -65,6 +66,7 @@ enum ChunkedExportRunner {
         guard let summary = chunked.summary else {
             throw CommandError("the join did not finish: slomo batch status \(chunked.runFolder.path)")
         }
+        for warning in summary.warnings { printError("warning: \(warning)") }
         print("\(chunked.joinJob.output): \(summary.pieces.count) chunks joined; " + critical(summary))
     }
 

@@ -15,21 +15,11 @@ final class AudioBlockEncoder {
 
     /// An encoder for `codec` taking blocks in `format` (its sample format is ignored: blocks are
     /// planar float). Throws what FFmpeg throws when the encoder or the conversion cannot be set up.
-    convenience init(codec: AudioCodec, format: AudioFormat, globalHeader: Bool) throws {
-        try self.init(AudioEncoderSettings(codec: codec.encoderName, format: codec.encoderFormat(format),
-                                           bitRate: codec.bitRate(channels: format.channelCount)), blocks: format, globalHeader: globalHeader)
-    }
-
-    /// An encoder that keeps blocks in `format` exactly, as 32-bit float PCM.
-    convenience init(exactFloat format: AudioFormat, globalHeader: Bool) throws {
-        var stored = format
-        stored.sampleFormat = .float
-        try self.init(AudioEncoderSettings(codec: "pcm_f32le", format: stored), blocks: format, globalHeader: globalHeader)
-    }
-
-    private init(_ settings: AudioEncoderSettings, blocks format: AudioFormat, globalHeader: Bool) throws {
+    init(codec: AudioCodec, format: AudioFormat, globalHeader: Bool) throws {
         self.format = format
-        encoder = try Encoder(audio: settings, globalHeader: globalHeader)
+        encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName, format: codec.encoderFormat(format),
+                                                          bitRate: codec.bitRate(channels: format.channelCount)),
+                              globalHeader: globalHeader)
         toEncoder = encoder.audioFormat == format ? nil : try Resampler(from: format, to: encoder.audioFormat)
         held = Array(repeating: [], count: format.channelCount)
     }

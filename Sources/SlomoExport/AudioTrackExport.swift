@@ -29,17 +29,19 @@ final class AudioTrackExport {
     }
 
     /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
-    /// encoded stream; with `exactFloat`, kept as 32-bit float PCM at the rate `codec` will take.
+    /// encoded stream.
     init(parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
-         muxer: Muxer, exactFloat: Bool = false) throws {
+         muxer: Muxer) throws {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
         audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: codec.sampleRate(for:))
         self.codec = codec
-        encoding = exactFloat ? try AudioBlockEncoder(exactFloat: audio.format, globalHeader: muxer.needsGlobalHeader)
-            : try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
+        encoding = try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoding.encoder)
     }
+
+    /// Samples of priming the encoder puts first (AAC: 1024).
+    var priming: Int { encoding.encoder.initialPadding }
 
     /// The output time base of this track's packets.
     var timeBase: Rational { encoding.encoder.timeBase }

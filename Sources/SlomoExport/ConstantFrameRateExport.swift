@@ -78,7 +78,7 @@ struct ConstantFrameRateExport {
             try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         }
         let audioTracks = try self.audioTracks(of: part, files: files, map: map, muxer: muxer)
-        muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) })
+        if part != .audio { muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) }) }
         try muxer.writeHeader()
 
         // The pipeline: decode → render → encode, each on its own thread, with queues sized in bytes.
@@ -169,20 +169,26 @@ struct ConstantFrameRateExport {
     }
 
     /// Each clip's audio through its own map, joined end to end (source time 0 is where its
-    /// video starts): encoded with the session's codec, or kept exactly as 32-bit float for a
-    /// join (a chunked export's audio part). A join with that audio encodes it as it is (rate 1,
-    /// copied untouched: the single pass's samples); a piece has none.
-    private func audioTracks(of part: ExportPart?, files: [MediaFile], map: CompositionMap, muxer: Muxer) throws -> [AudioTrackExport] {
+    /// video starts), rendered and encoded; for a join with an audio part, that part's packets
+    /// copied (rendered and encoded once, as a single pass does); for a piece, none.
+    private func audioTracks(of part: ExportPart?, files: [MediaFile], map: CompositionMap, muxer: Muxer) throws -> [any EncodedAudioTrack] {
         if part?.isPiece == true { return [] }
         if case .join(_, let rendered?)? = part {
-            let stored = try MediaFile(path: rendered)
-            let identity = try CompositionMap(Composition(source: rendered, duration: map.outputDuration))
-            return try InterleavedWriter.audioTracks(joining: [(stored, identity.entries[0].map, stored.clipOrigin)],
-                                                     settings: session.settings, muxer: muxer)
+            let file = try MediaFile(path: rendered)
+            let priming = Int(file.metadata[Self.primingTag] ?? "") ?? 0
+            return try file.audioStreams.map {
+                try CopiedAudioTrack(path: rendered, stream: $0.index, priming: priming, duration: map.outputDuration, muxer: muxer)
+            }
         }
-        return try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in (file, entry.map, file.clipOrigin) },
-                                                 settings: session.settings, muxer: muxer, exactFloat: part == .audio)
+        let tracks = try InterleavedWriter.audioTracks(joining: zip(files, map.entries).map { file, entry in (file, entry.map, file.clipOrigin) },
+                                                       settings: session.settings, muxer: muxer)
+        // The audio part says how much its encoder primed, which its container does not keep.
+        if part == .audio, let first = tracks.first { muxer.setMetadata([Self.primingTag: String(first.priming)]) }
+        return tracks
     }
+
+    /// The audio part's tag for its encoder's priming, in samples.
+    static let primingTag = "slomo_priming"
 
     /// Encoded packets last one frame period unless the encoder said otherwise.
     private func push(_ packet: Packet, to queue: PipelineQueue<Packet>) throws {

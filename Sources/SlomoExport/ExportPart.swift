@@ -7,12 +7,12 @@ public enum ExportPart: Sendable, Hashable {
     /// Output frames `frames` alone: video only, written as a piece (`.nut`, FFmpeg's own
     /// container, which keeps the 1/fps time base and the frames' own numbers as timestamps).
     case frames(Range<Int>)
-    /// The whole output's audio alone, rendered once through the map as a single pass renders
-    /// it and kept exactly (32-bit float PCM in `.nut`), for the join: it runs beside the pieces.
+    /// The whole output's audio alone, rendered and encoded once through the map as a single
+    /// pass does it (`.nut`), for the join to copy: it runs beside the pieces.
     case audio
     /// The whole output, its video packets taken from `pieces` (the frame ranges they hold, in
     /// order, together the whole grid) and checked: each piece holds exactly its frames, every
-    /// timestamp is the frame's own number over the frame rate. The audio is encoded from
+    /// timestamp is the frame's own number over the frame rate. The audio is copied from
     /// `audio` (the `.audio` part's file), or rendered here when nil, as a single pass does.
     case join([Piece], audio: String?)
 

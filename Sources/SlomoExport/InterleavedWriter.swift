@@ -31,11 +31,9 @@ struct InterleavedWriter {
     /// The audio of clips played one after the other, each `file` through its own `map` (whose
     /// source time 0 is the file's `origin`): track `k` joins the `k`-th audio stream of every
     /// clip end to end, a clip with fewer streams contributing silence for its duration; as
-    /// many tracks as the clip with the most audio streams has. With `exactFloat` the tracks
-    /// are kept as 32-bit float PCM at the rate the codec will be given (a chunked export's
-    /// audio part, encoded by the join).
+    /// many tracks as the clip with the most audio streams has.
     static func audioTracks(joining clips: [(file: MediaFile, map: TimeMap, origin: MediaTime)], settings: ExportSettings,
-                            muxer: Muxer, exactFloat: Bool = false) throws -> [AudioTrackExport] {
+                            muxer: Muxer) throws -> [AudioTrackExport] {
         let count = clips.map(\.file.audioStreams.count).max() ?? 0
         return try (0..<count).map { track in
             let parts = clips.map { clip in
@@ -44,13 +42,12 @@ struct InterleavedWriter {
                                  map: clip.map, origin: clip.origin)
             }
             return try AudioTrackExport(parts: parts, algorithm: settings.audioAlgorithm,
-                                        spectralEngine: settings.spectralEngine, codec: settings.audioCodec, muxer: muxer,
-                                        exactFloat: exactFloat)
+                                        spectralEngine: settings.spectralEngine, codec: settings.audioCodec, muxer: muxer)
         }
     }
 
     /// The audio part of a progress phase: `", rendering audio (spectral)"`, or nothing.
-    static func audioPhase(_ tracks: [AudioTrackExport], _ settings: ExportSettings) -> String {
+    static func audioPhase(_ tracks: [any EncodedAudioTrack], _ settings: ExportSettings) -> String {
         tracks.isEmpty ? "" : ", rendering audio (\(settings.audioAlgorithm))"
     }
 
@@ -61,7 +58,7 @@ struct InterleavedWriter {
     /// mode, else kept in `damage`). On any error or cancellation the audio threads are stopped
     /// and the file is abandoned.
     /// Returns the number of video packets written.
-    func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [AudioTrackExport],
+    func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [any EncodedAudioTrack],
                progress report: (ExportProgress) -> Void) throws -> Int {
         let queues = tracks.map { _ in PipelineQueue<Packet>(capacity: 128) }
         let scope = LiveObjects.currentScope

@@ -113,6 +113,13 @@ public final class Muxer {
         return Int(stream.pointee.index)
     }
 
+    /// Declares the samples of priming an audio stream's packets start with (AAC: 1024), so
+    /// that the container tells players to skip them; for packets copied from a container
+    /// that does not keep it.
+    public func setInitialPadding(_ samples: Int, stream index: Int) {
+        streamPointer(index).pointee.codecpar.pointee.initial_padding = Int32(samples)
+    }
+
     /// Sets a stream's time base before the header is written (the muxer may still change it).
     public func setTimeBase(_ timeBase: Rational, stream index: Int) {
         streamPointer(index).pointee.time_base = timeBase.avRational
