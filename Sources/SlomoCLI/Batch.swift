@@ -14,9 +14,9 @@ struct Batch: ParsableCommand {
 
             Examples:
               slomo batch plan match.yaml -o runs/match
-              slomo batch plan 'takes/*.MOV' --section 2-4x0.25 --cfr 30 -o 'out/{stem}.mp4' --run runs/takes
+              slomo batch plan 'in/*.mov' --section 2-4x0.25 -o out/{stem}.mov --run runs/a
               slomo batch run runs/match                      # here, a job a core
-              slomo batch run runs/match --engine slurm --sbatch-arg=--partition=video --max-parallel 20
+              slomo batch run runs/match --engine slurm --max-parallel 20
               slomo batch status runs/match
               slomo batch run runs/match --retry-failed
               slomo batch cancel runs/match

@@ -13,13 +13,13 @@ struct ChunkOptions: ParsableArguments {
     @Option(name: .customLong("chunk-seconds"), help: ArgumentHelp("Chunks of this many output seconds instead of --chunks.", valueName: "S"))
     var chunkSeconds: Double?
 
-    @Option(help: "Where the chunks run: local (this machine, default) or slurm (an array, and a join that waits for it).")
+    @Option(help: "Where the chunks run: local (this machine) or slurm (an array, and a join that waits for it).")
     var engine: BatchRunCommand.Engine = .local
 
     @Option(name: .customLong("run"), help: ArgumentHelp("The chunks' run folder (default: OUTPUT.chunks beside the output); run again to resume.", valueName: "folder"))
     var runFolder: String?
 
-    @Option(help: ArgumentHelp("Local engine: chunks rendered at once (default 1: each already uses every core).", valueName: "n"))
+    @Option(help: ArgumentHelp("Local engine: chunks rendered at once (one is usual: each already uses every core).", valueName: "n"))
     var jobs: Int = 1
 
     @Flag(name: .customLong("keep-chunks"), help: "Local engine: keep the run folder and its pieces after the join.")

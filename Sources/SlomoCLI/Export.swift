@@ -39,7 +39,7 @@ struct Export: ParsableCommand {
               slomo export match.mov --section 2-4x0.25 --cfr 30 --timeline match.fcpxml
               slomo export match.mov --section 2-4x0.25 --cfr 30 --dry-run
               slomo export take.mov --section 60-90x0.25 --cfr 30 --chunks 8 -o take-30.mp4
-              slomo export take.mov --cfr 30 --chunk-seconds 60 --engine slurm --sbatch-arg=--partition=video --wait
+              slomo export take.mov --cfr 30 --chunk-seconds 60 --engine slurm --wait
 
             A long take can be rendered in chunks (--chunks K or --chunk-seconds S): the output \
             frames are cut into exact ranges, each rendered by its own job (here, or as a Slurm \

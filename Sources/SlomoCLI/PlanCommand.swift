@@ -98,7 +98,8 @@ struct PlanCommand: ParsableCommand {
                 let pad = String(repeating: " ", count: widths[column] - row[column].count)
                 return numeric.contains(column) ? pad + row[column] : row[column] + pad
             }
-            lines.append(cells.joined(separator: "  ").trimmingCharacters(in: .whitespaces))
+            // Only trailing blanks go: the first column is right-aligned (` 9` above `10`).
+            lines.append(String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
         }
         var total = "total output duration: \(seconds(plan.outputDuration)) s"
         if let frames = plan.outputFrames, let rate = plan.cfrFrameRate { total += ", \(frames) frames at \(rate) fps" }

@@ -40,6 +40,7 @@ struct Retime: ParsableCommand {
               slomo retime match.mov --section 2-4x0.25 --dry-run
               slomo retime match.mov --section 2-4x0.25 --timeline match.otio
               slomo retime from-resolve.otio -o edit.mov
+              slomo retime edit.yaml -o edit.mov      # an edit script (passthrough)
               slomo retime IMG_0001.MOV --phone
 
             \(ExitStatus.help)
@@ -61,10 +62,7 @@ struct Retime: ParsableCommand {
 
     func validate() throws {
         switch EditInput.kind(of: source.input) {
-        case .script:
-            throw ValidationError("\(source.input) is an edit script: export it with `slomo export \(source.input)` (its output "
-                                  + "settings choose passthrough or a constant frame rate).")
-        case .timeline:
+        case .script, .timeline:
             if saveScript != nil { throw ValidationError("--save-script needs a movie with --section options as input.") }
         case .movie:
             guard !source.sections.isEmpty || source.phoneMode != nil else {
@@ -78,20 +76,27 @@ struct Retime: ParsableCommand {
     }
 
     private func retime(reportingTo printer: ProgressPrinter) throws {
-        let algorithm = try audioOptions.algorithm()
-        let audioCodec = try audioOptions.codec()
+        let edit = try source.edit(reportingTo: printer)
+        // An edit script's own output settings are the defaults the options override, as in export.
+        let scripted = try edit.output.exportSettings()
+        let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)
+        let audioCodec = try audioOptions.codec(fallback: scripted.audioCodec)
         let frameRate = try cfrOptions.frameRate()
         if frameRate == nil && cfrOptions.anyVideoOption {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
-        let video = try cfrOptions.videoSettings()
-        let composition = try source.edit(reportingTo: printer).composition
+        if edit.kind == .script, frameRate == nil, case .constantFrameRate = scripted.mode {
+            throw CommandError("\(source.input): its output is a constant frame rate (output: mode: cfr): export it with "
+                               + "`slomo export \(source.input)`, or give --cfr FPS")
+        }
+        let video = try cfrOptions.videoSettings(script: edit.kind == .script ? edit.output : OutputSettings())
+        let composition = edit.composition
         if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
             throw CommandError("\(source.input) has no video: change the speed of its sound with "
                                + "`slomo stretch \(source.input) --section …` (retime keeps a movie's video)")
         }
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
-                                      spectralEngine: try audioOptions.engine(),
+                                      spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: audioCodec, overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(

@@ -5,7 +5,7 @@ import SlomoBatch
 /// The Slurm engine's options, shared by `batch run` and `export --chunks`: the site's sbatch
 /// options, the array throttle, waiting, and a run folder taken as shared.
 struct SlurmOptions: ParsableArguments {
-    @Option(name: .customLong("sbatch-arg"), help: ArgumentHelp("Slurm: an sbatch option for every array (repeatable): --sbatch-arg=--partition=video.", valueName: "option"))
+    @Option(name: .customLong("sbatch-arg"), help: ArgumentHelp("Slurm: an sbatch option for every array, e.g. the partition or time limit (repeatable).", valueName: "option"))
     var sbatchArguments: [String] = []
 
     @Option(name: .customLong("max-parallel"), help: ArgumentHelp("Slurm: at most this many tasks of an array at once (the %P throttle).", valueName: "n"))

@@ -103,7 +103,12 @@ struct Stretch: ParsableCommand {
 
     private func stretch(reportingTo printer: ProgressPrinter) throws {
         let algorithm = try audioOptions.algorithm()
-        let specs = rate.map { ["0-endx\($0)"] } ?? sections
+        let specs = try rate.map { rate in
+            // The whole input as one section; its errors are about --rate, which the user typed.
+            let spec = "0-endx\(rate)"
+            do { _ = try SectionSpec(parsing: spec) } catch let error as TimeModelError { throw CommandError("--rate \(rate): \(error.problem)") }
+            return [spec]
+        } ?? sections
         let file = try MediaFile(path: input)
         for damage in file.damageWarnings { printer.warn(damage) }
         let (target, codec) = try target()

@@ -10,6 +10,10 @@ enum Suggestions {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         let commands = Slomo.configuration.subcommands
         let names = commands.compactMap { $0.configuration.commandName ?? $0._commandName } + ["help"]
+        // `slomo help NAME` for a command that does not exist is as wrong as `slomo NAME`.
+        if first == "help", let asked = arguments.dropFirst().first, !asked.hasPrefix("-"), !names.contains(asked) {
+            return "unknown command '\(asked)'" + hint(nearest(asked, in: names)) + "; the commands are " + names.joined(separator: ", ")
+        }
         guard var command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == first }) else {
             guard !names.contains(first) else { return nil }
             return "unknown command '\(first)'" + hint(nearest(first, in: names)) + "; the commands are "

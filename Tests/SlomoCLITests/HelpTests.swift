@@ -5,12 +5,21 @@ import Testing
 /// Issue 16, item 11: every command's help teaches with copy-pasteable examples that an
 /// 80-column terminal shows whole, states each default once, and gives the exit statuses.
 @Suite struct HelpTests {
-    static let commands = ["inspect", "plan", "retime", "export", "play", "timeline", "stretch", "capture", "devices"]
+    static let commands = ["inspect", "plan", "retime", "export", "play", "timeline", "stretch", "capture", "devices", "batch"]
 
     static func help(_ command: String, columns: Int) throws -> String {
         let result = try Slomo.run([command, "--help"], environment: ["COLUMNS": "\(columns)"])
         #expect(result.status == 0)
         return result.standardOutput
+    }
+
+    /// Issue 37, defect 9: `slomo help NAME` of a command that does not exist is a usage error.
+    @Test func helpOfAnUnknownCommandIsAUsageError() throws {
+        let result = try Slomo.run(["help", "retiem"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("unknown command 'retiem'") && result.standardError.contains("did you mean 'retime'"),
+                "\(result.standardError)")
+        #expect(try Slomo.run(["help", "retime"]).status == 0)
     }
 
     @Test(arguments: commands)

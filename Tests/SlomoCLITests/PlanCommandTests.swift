@@ -14,6 +14,22 @@ import Testing
         #expect(middle.contains("0.25") && middle.contains("60.000") && middle.contains("480"))
     }
 
+    /// Issue 37, defect 9: from segment 10 on, the table's columns stay where they were (the
+    /// number column is right-aligned, and its padding is no longer trimmed away).
+    @Test func columnsStayAlignedPastNineSegments() throws {
+        let sections = (0..<6).flatMap { ["--section", "\($0 + 1)-\($0 + 1).5x0.5"] }
+        let result = try Slomo.run(["plan", try Fixture.hfr240.path] + sections)
+        #expect(result.status == 0, "\(result.standardError)")
+        let rows = result.standardOutput.split(separator: "\n").map(String.init).filter { $0.drop { $0 == " " }.first?.isNumber == true }
+        #expect(rows.count >= 12, "\(result.standardOutput)")
+        // Where the source column starts: after the (padded) number and the spaces that follow it.
+        let sourceColumns = Set(rows.map { row -> Int in
+            let rest = row.drop { $0 == " " }.drop { $0.isNumber }.drop { $0 == " " }
+            return row.count - String(rest).count
+        })
+        #expect(sourceColumns.count == 1, "the source column starts at \(sourceColumns.sorted()):\n\(result.standardOutput)")
+    }
+
     /// Issue 16, item 4: the VFR fixture says 60 fps but holds 30 fps in its first second.
     /// Plans count its real frames and say it is variable; `auto` interpolates the 0.5x section
     /// there at 30 fps out (15 real frames a second), where the nominal rate claimed 30 and

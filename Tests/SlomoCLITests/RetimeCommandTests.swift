@@ -219,6 +219,41 @@ enum MediaProbe {
     static func isMovie(_ path: String) throws -> Bool { try FFprobe(path).stream("video") != nil }
 }
 
+/// Issue 37, defect 1: `retime` takes an edit script, as its help says: a passthrough script
+/// retimes; a constant-frame-rate one is sent to `export` (or given --cfr).
+@Suite struct RetimeEditScriptTests {
+    @Test func aPassthroughScriptRetimes() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-script")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try """
+            slomo: 1
+            clips:
+              - source: \(try Fixture.flashAndBeep.path)
+                sections: ["2-4x0.25"]
+            output: {audio: {algorithm: varispeed}}
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Slomo.run(["retime", script, "-o", folder.appendingPathComponent("out.mov").path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("16.000 s") && result.standardOutput.contains("varispeed"), "\(result.standardOutput)")
+        let packets = try FFprobe.packets(folder.appendingPathComponent("out.mov").path)
+        #expect(packets.count == 2400, "every video packet copied")
+    }
+
+    @Test func aConstantFrameRateScriptIsSentToExport() throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-cfr-script")
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try """
+            slomo: 1
+            clips:
+              - source: \(try Fixture.flashAndBeep.path)
+            output: {mode: cfr, fps: 30}
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let result = try Slomo.run(["retime", script, "-o", folder.appendingPathComponent("out.mov").path])
+        #expect(result.status == 64 && result.standardError.contains("slomo export"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["edit.yaml"])
+    }
+}
+
 /// `--dry-run` and `--save-script`: the plan without output, and the equivalent edit script.
 @Suite struct RetimePlanningTests {
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {

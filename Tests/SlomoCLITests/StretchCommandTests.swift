@@ -67,6 +67,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
+    /// Issue 37, defect 8: a bad --rate is blamed on --rate, not on a section the user never typed.
+    @Test(arguments: ["40", "0"])
+    func rateErrorsNameTheOption(rate: String) throws {
+        let folder = try FixtureCache.shared.scratchFolder("stretch-rate")
+        let result = try Slomo.run(["stretch", try Self.toneWAV, "--rate", rate, "-o", folder.path + "/out.wav"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--rate \(rate):") && !result.standardError.contains("section"), "\(result.standardError)")
+    }
+
     /// 2 s of a 220 Hz square wave at `amplitude`, 16-bit WAV: its stretched harmonics lose
     /// their alignment, so its peaks grow.
     static func squareWAV(amplitude: String) throws -> String {
