@@ -16,7 +16,15 @@ extension ExportSession {
         }
         switch settings.mode {
         case .constantFrameRate(let frameRate): try video.validate(frameRate: frameRate)
-        case .passthrough: if composition.clips.count == 1 { try PassthroughExport.checkUntrimmed(composition.clips[0]) }
+        case .passthrough:
+            if composition.clips.count == 1 {
+                let clip = composition.clips[0]
+                try PassthroughExport.checkUntrimmed(clip)
+                let demuxer = try Demuxer(path: clip.source)
+                if let video = demuxer.file.videoStream, AudioOutputFormat(path: outputPath)?.isMovie != false {
+                    try PassthroughExport.checkContainer(outputPath, holds: video, of: demuxer)
+                }
+            }
         }
         if settings.strict {
             for source in Set(composition.clips.map(\.source)) {

@@ -1,3 +1,4 @@
+import Foundation
 import SlomoCore
 import SlomoMedia
 
@@ -21,6 +22,15 @@ struct PassthroughExport {
                           + "export it at a constant frame rate to trim it")
     }
 
+    /// Throws a usage error naming the container and the codec when the output's container
+    /// cannot hold the copied video (msmpeg4v3 into .mp4), before anything is written.
+    static func checkContainer(_ output: String, holds video: StreamInfo, of demuxer: Demuxer) throws {
+        guard !Muxer.canStore(codecOf: video.index, of: demuxer, inFileNamed: output) else { return }
+        let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
+        throw ExportError(.unsupportedContainer, "\(output): .\(fileExtension) cannot hold \(video.codec.name) video, which passthrough copies "
+                          + "as it is; write .mov, or re-encode it with --cfr FPS")
+    }
+
     func run(progress report: (ExportProgress) -> Void) throws -> ExportResult {
         guard session.composition.clips.count == 1, let clip = session.composition.clips.first else {
             throw ExportError(.invalidPlan, "passthrough exports one clip; this composition has \(session.composition.clips.count) (use constant frame rate to join clips)")
@@ -36,6 +46,7 @@ struct PassthroughExport {
             throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
         }
         videoReader.select(streams: [video.index])
+        try Self.checkContainer(session.outputPath, holds: video, of: videoReader)
         let origin = file.clipOrigin
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)

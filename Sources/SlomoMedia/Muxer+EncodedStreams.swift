@@ -32,6 +32,13 @@ extension Muxer {
         avformat_query_codec(context.pointee.oformat, demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
     }
 
+    /// True when the container a file named `path` gets (by its extension) can store stream
+    /// `index` of `demuxer`'s file as it is; asked before anything is written.
+    public static func canStore(codecOf index: Int, of demuxer: Demuxer, inFileNamed path: String) -> Bool {
+        guard let format = av_guess_format(nil, path, nil) else { return false }
+        return avformat_query_codec(format, demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+    }
+
     /// The container's short name (`mov`, `mp4`, `matroska`).
     public var containerName: String { String(cString: context.pointee.oformat.pointee.name) }
 

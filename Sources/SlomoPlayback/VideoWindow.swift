@@ -1,3 +1,4 @@
+import Foundation
 import CSDL2
 import SlomoCore
 import SlomoMedia
@@ -29,6 +30,10 @@ final class VideoWindow {
     init(video: VideoInfo, title: String, fullscreen: Bool) throws {
         try SDLSubsystem.start(SDL_INIT_VIDEO)
         driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? "unknown"
+        // Without a display SDL falls back on its offscreen driver, which opens windows nobody sees.
+        if driver == "offscreen", ProcessInfo.processInfo.environment["SDL_VIDEODRIVER"] != "offscreen" {
+            throw PlaybackError(.noDisplay, "SDL found no display (DISPLAY and WAYLAND_DISPLAY are unset), only its offscreen driver")
+        }
         self.video = video
         let aspect = video.sampleAspectRatio.map { $0.numerator > 0 ? $0.doubleValue : 1 } ?? 1
         displayWidth = Int((Double(video.width) * aspect).rounded())

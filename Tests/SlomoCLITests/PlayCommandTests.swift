@@ -37,6 +37,15 @@ import Testing
     }
 
     /// Input errors come first, the same as the other commands', before any window is tried.
+    /// Issue 37, defect 3: with no display at all (and no driver asked for), SDL would fall back
+    /// on its offscreen driver and play to nobody, exit 0; slomo says so and suggests --no-video.
+    @Test func noDisplayAtAllIsNotPlayedOffscreen() throws {
+        let result = try runCommand("env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "-u", "SDL_VIDEODRIVER", "SDL_AUDIODRIVER=disk",
+                                            "SDL_DISKAUDIOFILE=/dev/null", try Slomo.executable, "play", try Fixture.longFlashAndBeep.path])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("no display") && result.standardError.contains("--no-video"), "\(result.standardError)")
+    }
+
     @Test func badInputIsReportedBeforeAnyWindow() throws {
         let clip = try Fixture.longFlashAndBeep.path
         let missing = try Slomo.run(["play", "/nonexistent/clip.mov"], environment: Self.noDisplay)

@@ -254,6 +254,23 @@ enum MediaProbe {
     }
 }
 
+/// Issue 37, defect 5: a codec the output's container cannot hold is a usage error naming both,
+/// before anything is written (it was "write header: Invalid argument").
+@Suite struct RetimeContainerTests {
+    @Test(arguments: [false, true])
+    func msmpeg4IntoMP4IsAUsageError(dryRun: Bool) throws {
+        let folder = try FixtureCache.shared.scratchFolder("retime-msmpeg4")
+        let avi = try FixtureCache.shared.path(for: "msmpeg4v3", extension: "avi", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=2",
+            "-c:v", "msmpeg4v3"])
+        let result = try Slomo.run(["retime", avi, "--section", "0.5-1x0.5", "-o", folder.appendingPathComponent("v.mp4").path]
+                                   + (dryRun ? ["--dry-run"] : []))
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(".mp4 cannot hold msmpeg4v3") && result.standardError.contains(".mov"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+}
+
 /// `--dry-run` and `--save-script`: the plan without output, and the equivalent edit script.
 @Suite struct RetimePlanningTests {
     @Test func dryRunPrintsThePlanAndWritesNothing() throws {
