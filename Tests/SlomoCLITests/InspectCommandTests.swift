@@ -24,6 +24,29 @@ import Testing
         #expect(timing["frameCount"] as? Int == 90)
     }
 
+    /// Issue 37, defect 7: 29.97 fps in a millisecond time base whose timestamps stray ±1 ms
+    /// (intervals of 32 to 35 ms) is a constant rate within the container's rounding; a frame
+    /// dropped from it is still variable.
+    @Test func millisecondJitterIsConstantRate() throws {
+        let quiet = ["-hide_banner", "-loglevel", "error", "-nostdin", "-y"]
+        let steady = try FixtureCache.shared.path(for: "ntsc-ms", extension: "mp4", arguments: quiet + [
+            "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001:duration=3", "-c:v", "libx264", "-preset", "ultrafast",
+            "-video_track_timescale", "1000"])
+        // Every third frame 1 ms late (no B-frames, so decoding order is display order).
+        let late = "if(eq(mod(N\\,3)\\,1)\\,1\\,0)"
+        let jittered = try FixtureCache.shared.path(for: "ntsc-ms-jitter", extension: "mp4", arguments: quiet + [
+            "-i", steady, "-c", "copy", "-video_track_timescale", "1000", "-bsf:v", "setts=pts=PTS+\(late):dts=DTS+\(late)"])
+        let dropped = try FixtureCache.shared.path(for: "ntsc-ms-dropped", extension: "mp4", arguments: quiet + [
+            "-i", steady, "-c", "copy", "-video_track_timescale", "1000", "-bsf:v", "setts=pts=PTS+if(gte(N\\,45)\\,33\\,0):dts=DTS+if(gte(N\\,45)\\,33\\,0)"])
+        let intervals = Set(try FFprobe.packets(jittered).map(\.pts).sorted().adjacentDifferences)
+        #expect(intervals.min() == 32 && intervals.max() == 35, "the fixture strays ±1 ms: \(intervals.sorted())")
+        for (file, variable) in [(jittered, false), (dropped, true)] {
+            let result = try Slomo.run(["inspect", file, "--frames"])
+            #expect(result.status == 0)
+            #expect(result.standardOutput.contains(variable ? "variable frame rate" : "constant frame rate"), "\(result.standardOutput)")
+        }
+    }
+
     /// Issue 16: several files one after the other, `--json` as an array; a file that cannot
     /// be read is reported and the others are still shown, with status 1.
     @Test func severalFiles() throws {
@@ -76,4 +99,9 @@ import Testing
         #expect(shown.standardError.split(separator: "\n").count == 2)
         #expect(shown.standardError.hasPrefix("moov atom not found"))
     }
+}
+
+extension Array where Element == Int64 {
+    /// The differences between neighbours.
+    var adjacentDifferences: [Int64] { zip(dropFirst(), self).map { $0 - $1 } }
 }
