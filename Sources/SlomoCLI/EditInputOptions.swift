@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import SlomoCore
+import SlomoExport
 import SlomoInterchange
 import SlomoMedia
 
@@ -54,5 +56,21 @@ struct EditInputOptions: ParsableArguments {
         for note in edit.notes { printer.note(note) }
         for damage in edit.damage { printer.warn(damage) }
         return edit
+    }
+
+    /// The edit's own output settings (an edit script's `output:`, a phone's 30 fps), with
+    /// `frameRate` (the command's --cfr) over the script's mode and fps, as the library reads
+    /// them; a script's mistakes there name the script (`edit.yaml: output.fps: …`).
+    func outputSettings(of edit: EditInput, frameRate: Rational?) throws -> (output: OutputSettings, export: ExportSettings) {
+        var output = edit.output
+        if let frameRate {
+            output.mode = .cfr
+            output.fps = frameRate
+        }
+        do {
+            return (output, try output.exportSettings())
+        } catch let error as TimeModelError where edit.kind == .script {
+            throw error.inDocument(input)
+        }
     }
 }

@@ -69,10 +69,10 @@ struct Export: ParsableCommand {
 
     private func export(reportingTo printer: ProgressPrinter) throws {
         let edit = try source.edit(reportingTo: printer)
-        let composition = edit.composition, script = edit.output
+        let composition = edit.composition
         // The export the edit's own output settings ask for (a script's `output:`, a phone's
         // 30 fps), as the library reads them; the options override it.
-        let scripted = try script.exportSettings()
+        let (script, scripted) = try source.outputSettings(of: edit, frameRate: try cfrOptions.frameRate())
         let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
         guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
             if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {

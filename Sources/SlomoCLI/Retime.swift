@@ -77,11 +77,11 @@ struct Retime: ParsableCommand {
 
     private func retime(reportingTo printer: ProgressPrinter) throws {
         let edit = try source.edit(reportingTo: printer)
+        let frameRate = try cfrOptions.frameRate()
         // An edit script's own output settings are the defaults the options override, as in export.
-        let scripted = try edit.output.exportSettings()
+        let (script, scripted) = try source.outputSettings(of: edit, frameRate: frameRate)
         let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)
         let audioCodec = try audioOptions.codec(fallback: scripted.audioCodec)
-        let frameRate = try cfrOptions.frameRate()
         if frameRate == nil && cfrOptions.anyVideoOption {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
@@ -89,7 +89,7 @@ struct Retime: ParsableCommand {
             throw CommandError("\(source.input): its output is a constant frame rate (output: mode: cfr): export it with "
                                + "`slomo export \(source.input)`, or give --cfr FPS")
         }
-        let video = try cfrOptions.videoSettings(script: edit.kind == .script ? edit.output : OutputSettings())
+        let video = try cfrOptions.videoSettings(script: edit.kind == .script ? script : OutputSettings())
         let composition = edit.composition
         if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
             throw CommandError("\(source.input) has no video: change the speed of its sound with "

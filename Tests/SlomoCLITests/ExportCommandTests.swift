@@ -211,3 +211,32 @@ import Testing
                                           "--preset", "slow", "-o", folder.path + "/out.mp4"], in: folder)
     }
 }
+
+/// Issue 37, defect 2: command-line options override a script's output settings (`--cfr` over
+/// a `mode: cfr` without fps), and a script's mistake names the script.
+@Suite struct ExportScriptOverrideTests {
+    static func script(in folder: URL) throws -> String {
+        let path = folder.appendingPathComponent("j.json").path
+        try """
+            {"slomo": 1, "clips": [{"source": "\(try Fixture.videoOnly.path)"}], "output": {"mode": "cfr"}}
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func cfrOnTheCommandLineGivesTheScriptItsFrameRate() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-script-cfr")
+        let output = folder.appendingPathComponent("out.mp4").path
+        let result = try Slomo.run(["export", try Self.script(in: folder), "--cfr", "25", "--preset", "ultrafast", "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try FFprobe(output).stream("video")?["r_frame_rate"] as? String == "25/1")
+        #expect(try FFprobe.packets(output).count == 50)
+    }
+
+    @Test func aScriptsMistakeNamesTheScript() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-script-nofps")
+        let result = try Slomo.run(["export", try Self.script(in: folder), "-o", folder.appendingPathComponent("out.mp4").path])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("j.json: output.fps"), "\(result.standardError)")
+    }
+}
+
