@@ -88,6 +88,11 @@ extension MovieFileOutput {
         guard ["mov", "mp4", "m4v", "qt"].contains(ext) else {
             throw CaptureError(.outputProblem, "\(settings.path): recordings are fragmented MOV or MP4: name the file .mov or .mp4")
         }
+        if !Muxer.canStore(encoderNamed: settings.videoCodec, inFileNamed: settings.path) {
+            let codec = VideoCodec.allCases.first { $0.encoderName == settings.videoCodec }?.rawValue ?? settings.videoCodec
+            throw CaptureError(.invalidLimit, SettingIssue(.codec, codec, ".\(ext) cannot hold \(codec) video: name the file .mov",
+                                                           subject: settings.path))
+        }
         do { try OutputPath.checkWritable(settings.path, overwrite: settings.overwrite) } catch {
             throw CaptureError(.outputProblem, writing: error)
         }

@@ -29,14 +29,30 @@ extension Muxer {
 
     /// True when this container can store stream `index` of `demuxer`'s file as it is.
     public func canStore(codecOf index: Int, of demuxer: Demuxer) -> Bool {
-        avformat_query_codec(context.pointee.oformat, demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+        Self.canStore(codecOf: index, of: demuxer, inFileNamed: path)
     }
 
     /// True when the container a file named `path` gets (by its extension) can store stream
     /// `index` of `demuxer`'s file as it is; asked before anything is written.
     public static func canStore(codecOf index: Int, of demuxer: Demuxer, inFileNamed path: String) -> Bool {
+        canStore(demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, inFileNamed: path)
+    }
+
+    /// True when the container a file named `path` gets (by its extension) can store what
+    /// the encoder named `encoder` makes (`prores` cannot go in .mp4); false for an unknown
+    /// encoder or extension.
+    public static func canStore(encoderNamed encoder: String, inFileNamed path: String) -> Bool {
+        guard let codec = avcodec_find_encoder_by_name(encoder) else { return false }
+        return canStore(codec.pointee.id, inFileNamed: path)
+    }
+
+    /// What `avformat_query_codec` says, but for QuickTime: its muxer answers no for codecs it
+    /// still stores under their AVI tags (FFV1), so only the MP4 family's no is believed.
+    private static func canStore(_ codec: AVCodecID, inFileNamed path: String) -> Bool {
         guard let format = av_guess_format(nil, path, nil) else { return false }
-        return avformat_query_codec(format, demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, FF_COMPLIANCE_NORMAL) == 1
+        if String(cString: format.pointee.name) == "mov" { return true }
+        // 1 yes, 0 no, negative when the container cannot tell (then the header will).
+        return avformat_query_codec(format, codec, FF_COMPLIANCE_NORMAL) != 0
     }
 
     /// The container's short name (`mov`, `mp4`, `matroska`).

@@ -40,4 +40,17 @@ import Testing
         #expect(result.status == 64 || (result.status == 1 && message == "must be even"), "\(result.standardError)")
         #expect(result.standardError.contains(message), "\(result.standardError)")
     }
+
+    /// Issue 37, defect 5: a codec the container cannot hold is a usage error naming both and
+    /// the fix, before anything is written (it was "write header: Invalid argument").
+    @Test(arguments: ["prores", "ffv1"])
+    func aCodecTheContainerCannotHoldIsAUsageError(codec: String) throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-container")
+        let result = try Slomo.run(["capture", "--input", "testsrc:320x240@30", "--duration", "0.5", "--codec", codec,
+                                    "-o", folder.appendingPathComponent("c.mp4").path])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains(".mp4 cannot hold \(codec) video") && result.standardError.contains(".mov"),
+                "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
 }
