@@ -19,6 +19,24 @@ public struct SMPTETimecode: Hashable, Sendable, CustomStringConvertible {
         dropFrame = separators.last == ";"
     }
 
+    /// The non-drop timecode of frame `number` counted at `frameRate`'s nominal whole rate.
+    public init(frameNumber number: Int64, at frameRate: Rational) {
+        let nominal = max(1, Int64(frameRate.doubleValue.rounded()))
+        let seconds = number / nominal
+        (hours, minutes, self.seconds, frames) = (seconds / 3600, seconds / 60 % 60, seconds % 60, number % nominal)
+        dropFrame = false
+    }
+
+    /// The timecode at `target` fps of the frame this one names at `source` fps: hours,
+    /// minutes and seconds kept, the frames field scaled from the one nominal whole rate to the
+    /// other, rounded down (a 240 fps recording's `01:00:00:120` is `01:00:00:15` at 30 fps).
+    /// Non-drop. Throws what `frameNumber(at:)` throws for `source`.
+    public func converted(from source: Rational, to target: Rational) throws -> SMPTETimecode {
+        _ = try frameNumber(at: source)
+        let from = max(1, Int64(source.doubleValue.rounded())), to = max(1, Int64(target.doubleValue.rounded()))
+        return SMPTETimecode(frameNumber: ((hours * 60 + minutes) * 60 + seconds) * to + frames * to / from, at: target)
+    }
+
     /// `00:00:02:15`, or `00:01:00;02` for drop-frame.
     public var description: String {
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -77,6 +77,7 @@ struct ConstantFrameRateExport {
                                    from: stream.index, of: reader, to: videoOut)
             try muxer.setHDRMetadata(masteringDisplay: hdr.masteringDisplay, contentLight: hdr.contentLight, stream: videoOut)
         }
+        if let videoOut, let timecode = try startTimecode(of: files[0]) { muxer.setMetadata(["timecode": timecode], stream: videoOut) }
         let audioTracks = try self.audioTracks(of: part, files: files, map: map, muxer: muxer)
         if part != .audio { muxer.setMetadata(files[0].metadata.filter { InterleavedWriter.keptTags.contains($0.key) }) }
         try muxer.writeHeader()
@@ -185,6 +186,14 @@ struct ConstantFrameRateExport {
         // The audio part says how much its encoder primed, which its container does not keep.
         if part == .audio, let first = tracks.first { muxer.setMetadata([Self.primingTag: String(first.priming)]) }
         return tracks
+    }
+
+    /// The first clip's start timecode at the output's frame rate (the output starts where the
+    /// clip does); nil when its video has none or its frame rate is unknown.
+    private func startTimecode(of file: MediaFile) throws -> String? {
+        guard let video = file.videoStream, let text = video.metadata["timecode"], let timecode = SMPTETimecode(parsing: text),
+              let sourceRate = video.video?.nominalFrameRate else { return nil }
+        return try timecode.converted(from: sourceRate, to: frameRate).description
     }
 
     /// The audio part's tag for its encoder's priming, in samples.

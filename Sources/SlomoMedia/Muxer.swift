@@ -78,6 +78,11 @@ public final class Muxer {
         for (key, value) in tags { av_dict_set(&context.pointee.metadata, key, value, 0) }
     }
 
+    /// Sets tags of one stream (QuickTime's `timecode` becomes a timecode track) before the header.
+    public func setMetadata(_ tags: [String: String], stream index: Int) {
+        for (key, value) in tags { av_dict_set(&streamPointer(index).pointee.metadata, key, value, 0) }
+    }
+
     /// Adds a stream that carries packets copied from an input stream: codec parameters, time
     /// base, tags and stream side data (rotation, HDR metadata, Dolby Vision configuration)
     /// are carried over. Returns the new stream's index.

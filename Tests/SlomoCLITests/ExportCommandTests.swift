@@ -240,3 +240,21 @@ import Testing
     }
 }
 
+
+/// Issue 37, defect 4: a constant-frame-rate export keeps the source's start timecode, at the
+/// output's rate (retime keeps it as it is).
+@Suite struct ExportTimecodeTests {
+    @Test func theStartTimecodeIsKeptAtTheOutputRate() throws {
+        let source = try FixtureCache.shared.path(for: "timecode240", extension: "mov", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=240:duration=2",
+            "-c:v", "libx264", "-preset", "ultrafast", "-timecode", "01:00:00:120"])
+        let folder = try FixtureCache.shared.scratchFolder("export-timecode")
+        for name in ["out.mov", "out.mp4"] {
+            let output = folder.appendingPathComponent(name).path
+            let result = try Slomo.run(["export", source, "--section", "0.5-1x0.5", "--cfr", "30", "--preset", "ultrafast", "-o", output])
+            #expect(result.status == 0, "\(result.standardError)")
+            let tags = try runChecked("ffprobe", ["-v", "error", "-show_entries", "stream_tags=timecode", "-of", "csv=p=0", output])
+            #expect(tags.standardOutput.contains("01:00:00:15"), "\(name): \(tags.standardOutput)")
+        }
+    }
+}

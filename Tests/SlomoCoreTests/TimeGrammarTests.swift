@@ -72,4 +72,16 @@ import SlomoScript
         #expect(composition.clips[0].range == TimeRange(start: MediaTime(seconds: Rational(3, 2)), end: .seconds(4)))
         #expect(composition.clips[0].sections[0].rampIn == MediaTime(seconds: Rational(1, 4)))
     }
+
+    /// A timecode moves to another rate by its frames field: `01:00:00:120` at 240 fps is
+    /// `01:00:00:15` at 30 fps and at 29.97 (nominal 30, non-drop).
+    @Test func timecodesConvertBetweenRates() throws {
+        let timecode = try #require(SMPTETimecode(parsing: "01:00:00:120"))
+        #expect(try timecode.converted(from: Rational(240), to: Rational(30)).description == "01:00:00:15")
+        #expect(try timecode.converted(from: Rational(240), to: Rational(30000, 1001)).description == "01:00:00:15")
+        #expect(try #require(SMPTETimecode(parsing: "00:00:59:239")).converted(from: Rational(240), to: Rational(25)).description
+                == "00:00:59:24")
+        #expect(throws: TimeModelError.self) { try #require(SMPTETimecode(parsing: "00:00:00:240")).converted(from: Rational(240), to: Rational(30)) }
+    }
 }
+
