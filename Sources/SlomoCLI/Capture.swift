@@ -11,7 +11,7 @@ struct Capture: ParsableCommand {
         discussion: """
             Inputs (--input, repeatable for simultaneous sources):
               testsrc:1280x720@240     a synthetic source paced in real time
-              x11::99[+X,Y][/WxH][@FPS] an X screen or a rectangle of it (30 fps; --no-cursor)
+              x11::99[+X,Y][/WxH][@FPS] an X screen or a part of it (at 30 fps unless @FPS)
               v4l2:/dev/video0         a camera (--format 1280x720@240, --pixel-format mjpeg)
               url:udp://0.0.0.0:5000   any FFmpeg input: UDP/RTP/SRT/RTSP, a pipe, a file at its rate
               sine:440                 a test tone

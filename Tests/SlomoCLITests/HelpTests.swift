@@ -58,8 +58,9 @@ import Testing
         #expect(install.status == 0, "\(install.standardError)")
         let version = try runCommand(prefix.appendingPathComponent("bin/slomo").path, ["--version"])
         #expect(version.standardOutput.hasPrefix("slomo "))
+        // Issue 37, defect 9: the documents the help and the man page name are installed too.
         for file in ["share/man/man1/slomo.1", "share/bash-completion/completions/slomo", "share/zsh/site-functions/_slomo",
-                     "share/fish/vendor_completions.d/slomo.fish"] {
+                     "share/fish/vendor_completions.d/slomo.fish", "share/doc/slomo/sections.md", "share/doc/slomo/batch.md"] {
             #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) missing")
         }
         let rendered = try runCommand("man", ["-l", prefix.appendingPathComponent("share/man/man1/slomo.1").path],
