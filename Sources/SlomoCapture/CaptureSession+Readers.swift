@@ -65,7 +65,9 @@ extension CaptureSession {
                     deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source, wiring)
                 }
             } else {
-                let time = source.restamper.sessionTime(pts: packet.pts ?? packet.dts, arrival: arrival)
+                // Copied packets come in decoding order: their decoding times rise, their
+                // presentation times do not where there are B-frames.
+                let time = source.restamper.sessionTime(pts: packet.dts ?? packet.pts, arrival: arrival)
                 deliver(frame: nil, packet: packet, time: time, source: source, wiring)
             }
         }

@@ -80,13 +80,15 @@ final class RecordingTrack {
         picture.requestKeyframe(isKeyframeDue)
     }
 
-    /// Re-stamps a copied packet recorded at `offset`, keeping its decoding delay.
+    /// Re-stamps a copied packet whose decoding time is `offset`: decoding times rise strictly
+    /// (packets come in decoding order), and each presentation time stays as far after its
+    /// decoding time as in the source (a stream with B-frames reorders).
     func stampCopiedPacket(_ packet: Packet, at offset: Int64) {
-        let delay = (packet.pts ?? 0) - (packet.dts ?? packet.pts ?? 0)
+        let delay = (packet.pts ?? packet.dts ?? 0) - (packet.dts ?? packet.pts ?? 0)
+        let delayTicks = (try? MediaTime(ticks: delay, timeBase: packet.timeBase).ticks(in: timeBase)) ?? 0
         let ticks = increasingTicks(at: offset)
-        let delayTicks = MediaTime(ticks: delay, timeBase: packet.timeBase)
-        packet.pts = ticks
-        packet.dts = ticks - ((try? delayTicks.ticks(in: timeBase)) ?? 0)
+        packet.dts = ticks
+        packet.pts = ticks + delayTicks
         packet.duration = 0
         packet.timeBase = timeBase
     }

@@ -169,6 +169,41 @@ import Testing
         #expect(try Self.videoTimes(path).count > 10)
     }
 
+    /// Issue 37, defect 5: a compressed stream with B-frames (x264's defaults) is copied with
+    /// its decoding times rising and every frame kept, from a file and over a pipe; it failed
+    /// at once with "write packet: Invalid argument".
+    @Test func bFramesAreCopiedFromAFileAndAPipe() throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-bframes")
+        let source = try FixtureCache.shared.path(for: "capture-bframes120", extension: "mp4", arguments: [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=120:duration=2", "-c:v", "libx264",
+            "-preset", "ultrafast", "-bf", "3", "-g", "120", "-pix_fmt", "yuv420p"])
+        let fromFile = folder.appendingPathComponent("file.mov").path
+        let file = try Slomo.run(["capture", "--input", "url:" + source, "-o", fromFile, "-q"])
+        #expect(file.status == 0, "\(file.standardError)")
+
+        let fifo = folder.appendingPathComponent("feed").path
+        let fromPipe = folder.appendingPathComponent("pipe.mov").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // MPEG-TS carries every packet's decoding time (NUT leaves it out for a stream's first packets).
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        writer.arguments = ["ffmpeg", "-v", "error", "-re", "-i", source, "-c", "copy", "-f", "mpegts", "-y", fifo]
+        try writer.run()
+        let pipe = try Slomo.run(["capture", "--input", "url:" + fifo, "-o", fromPipe, "-q"])
+        writer.waitUntilExit()
+        #expect(pipe.status == 0 || pipe.status == 3, "\(pipe.standardError)")
+
+        for path in [fromFile, fromPipe] {
+            let packets = try FFprobe.packets(path)
+            print("\(URL(fileURLWithPath: path).lastPathComponent): \(packets.count) frames, \(Set(packets.map { $0.pts - $0.dts }).count) distinct reorder delays")
+            #expect(packets.count == 240, "every frame kept: \(packets.count)")
+            #expect(zip(packets, packets.dropFirst()).allSatisfy { $1.dts > $0.dts }, "decoding times rise strictly")
+            #expect(packets.contains { $0.pts > $0.dts }, "the B-frames' reordering is kept")
+            // A pipe's frames arrive on the session clock, not exactly 1/120 s apart (PITFALLS 34).
+            #expect(try Self.decodeErrors(path, variableRate: true).isEmpty)
+        }
+    }
+
     @Test func sourceLossFinalisesAndIsReported() throws {
         let folder = try FixtureCache.shared.scratchFolder("capture-fifo")
         let fifo = folder.appendingPathComponent("feed").path
