@@ -100,20 +100,10 @@ public struct BatchPlanner: Sendable {
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let found = Guarded([Int: PlanProblem]())
-        let next = Guarded(0)
-        let workers = (0..<min(parallelChecks, jobs.count)).map { number in
-            PipelineWorker("batch dry run \(number)", scope: nil) {
-                while true {
-                    let position = next.withLock { value -> Int in
-                        defer { value += 1 }
-                        return value
-                    }
-                    guard position < jobs.count else { return }
-                    if let problem = dryRun(jobs[position], scratch: scratch) { found.withLock { $0[position] = problem } }
-                }
-            }
+        WorkLanes.run(jobs.count, lanes: parallelChecks, name: "batch dry run") { position in
+            if let problem = dryRun(jobs[position], scratch: scratch) { found.withLock { $0[position] = problem } }
+            return true
         }
-        for worker in workers { _ = worker.join() }
         return found.read { problems in problems.keys.sorted().map { problems[$0]! } }
     }
 

@@ -36,7 +36,7 @@ public struct LocalEngine: Sendable {
             case nil: break
             }
         }
-        let state = Guarded((progress: initial, next: 0, finishedSeconds: 0.0, finishedHere: 0, failure: Error?.none))
+        let state = Guarded((progress: initial, finishedSeconds: 0.0, finishedHere: 0, failure: Error?.none))
         let parallel = parallelJobs
         @Sendable func changed(_ update: (inout BatchProgress) -> Void) {
             state.withLock { state in
@@ -51,40 +51,32 @@ public struct LocalEngine: Sendable {
         }
         report(initial)
         let executor = executor
-        let workers = (0..<min(parallelJobs, max(1, jobs.count))).map { number in
-            PipelineWorker("batch job \(number)", scope: nil) {
-                while interruption.signal == nil {
-                    let position = state.withLock { state -> Int in
-                        defer { state.next += 1 }
-                        return state.next
-                    }
-                    guard position < jobs.count else { return }
-                    changed { $0.running += 1 }
-                    let outcome: JobExecutor.Outcome
-                    do {
-                        outcome = try executor.execute(jobs[position], interruption: interruption)
-                    } catch {
-                        state.withLock { $0.failure = $0.failure ?? error }
-                        changed { $0.running -= 1; $0.failed += 1 }
-                        interruption.interrupt(SIGTERM)
-                        return
-                    }
-                    switch outcome {
-                    case .alreadyDone:
-                        changed { $0.running -= 1; $0.done += 1; $0.skipped += 1 }
-                    case .ran(let result):
-                        state.withLock { $0.finishedSeconds += result.wallSeconds; $0.finishedHere += 1 }
-                        changed {
-                            $0.running -= 1
-                            if result.status == .done { $0.done += 1 } else { $0.failed += 1 }
-                        }
-                    case .interrupted:
-                        changed { $0.running -= 1 }
-                    }
-                }
+        WorkLanes.run(jobs.count, lanes: parallelJobs, name: "batch job") { position in
+            guard interruption.signal == nil else { return false }
+            changed { $0.running += 1 }
+            let outcome: JobExecutor.Outcome
+            do {
+                outcome = try executor.execute(jobs[position], interruption: interruption)
+            } catch {
+                state.withLock { $0.failure = $0.failure ?? error }
+                changed { $0.running -= 1; $0.failed += 1 }
+                interruption.interrupt(SIGTERM)
+                return false
             }
+            switch outcome {
+            case .alreadyDone:
+                changed { $0.running -= 1; $0.done += 1; $0.skipped += 1 }
+            case .ran(let result):
+                state.withLock { $0.finishedSeconds += result.wallSeconds; $0.finishedHere += 1 }
+                changed {
+                    $0.running -= 1
+                    if result.status == .done { $0.done += 1 } else { $0.failed += 1 }
+                }
+            case .interrupted:
+                changed { $0.running -= 1 }
+            }
+            return interruption.signal == nil
         }
-        for worker in workers { _ = worker.join() }
         if let failure = state.read(\.failure) { throw failure }
         return state.read(\.progress)
     }

@@ -161,7 +161,7 @@ struct ConstantFrameRateExport {
             return (nil, nil, nil)
         case .join(let parts, _)?:
             let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frames)
-            let first = try reader.first
+            let first = reader.first
             return (try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate), nil, reader)
         case .frames?, nil:
             let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)

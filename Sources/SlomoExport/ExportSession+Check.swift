@@ -20,9 +20,8 @@ extension ExportSession {
             if composition.clips.count == 1 {
                 let clip = composition.clips[0]
                 try PassthroughExport.checkUntrimmed(clip)
-                let demuxer = try Demuxer(path: clip.source)
-                if let video = demuxer.file.videoStream, AudioOutputFormat(path: outputPath)?.isMovie != false {
-                    try PassthroughExport.checkContainer(outputPath, holds: video, of: demuxer)
+                if let video = try MediaFile(path: clip.source).videoStream, AudioOutputFormat(path: outputPath)?.isMovie != false {
+                    try PassthroughExport.checkContainer(outputPath, holds: video)
                 }
             }
         }

@@ -24,8 +24,8 @@ struct PassthroughExport {
 
     /// Throws a usage error naming the container and the codec when the output's container
     /// cannot hold the copied video (msmpeg4v3 into .mp4), before anything is written.
-    static func checkContainer(_ output: String, holds video: StreamInfo, of demuxer: Demuxer) throws {
-        guard !Muxer.canStore(codecOf: video.index, of: demuxer, inFileNamed: output) else { return }
+    static func checkContainer(_ output: String, holds video: StreamInfo) throws {
+        guard !Muxer.canStore(codecNamed: video.codec.name, inFileNamed: output) else { return }
         let fileExtension = URL(fileURLWithPath: output).pathExtension.lowercased()
         throw ExportError(.unsupportedContainer, "\(output): .\(fileExtension) cannot hold \(video.codec.name) video, which passthrough copies "
                           + "as it is; write .mov, or re-encode it with --cfr FPS")
@@ -46,7 +46,6 @@ struct PassthroughExport {
             throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
         }
         videoReader.select(streams: [video.index])
-        try Self.checkContainer(session.outputPath, holds: video, of: videoReader)
         let origin = file.clipOrigin
 
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)

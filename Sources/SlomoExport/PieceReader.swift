@@ -36,13 +36,11 @@ final class PieceReader {
         delay = demuxer?.reorderDelay(of: stream) ?? 0
     }
 
-    /// The first piece, whose video stream the output's copies (codec, extradata, time base).
+    /// The first piece's video stream, whose parameters the output's stream copies (codec,
+    /// extradata, time base); asked before the first `next()`.
     var first: (demuxer: Demuxer, stream: Int) {
-        get throws {
-            let demuxer = try Demuxer(path: pieces[0].path)
-            guard let video = demuxer.file.videoStream else { throw ExportError(.noVideo, "\(pieces[0].path): piece has no video") }
-            return (demuxer, video.index)
-        }
+        precondition(current == 0 && demuxer != nil, "PieceReader.first asked after reading began")
+        return (demuxer!, stream)
     }
 
     /// The next packet, in piece order; nil after the last piece.

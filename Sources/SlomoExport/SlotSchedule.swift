@@ -8,6 +8,8 @@ struct SlotSchedule {
     let frameRate: Rational
     /// The slots of this clip: `first ..< end` (only those of one chunk, once `restrict`ed).
     private(set) var slots: Range<Int>
+    /// The clip's first slot, whatever `restrict` kept.
+    private let clipStart: Int
     /// The resolved frame choice of each segment of the map (never `auto`).
     private(set) var choices: [FrameChoice]
 
@@ -17,6 +19,7 @@ struct SlotSchedule {
         self.frameRate = frameRate
         let period = frameRate.reciprocal
         slots = Int(try map.output.start.ticks(in: period, rounding: .up)) ..< Int(try map.output.end.ticks(in: period, rounding: .up))
+        clipStart = slots.lowerBound
         choices = map.segments.map { segment in
             Self.resolve(segment.frames ?? defaultChoice,
                          effectiveFrameRate: segment.effectiveFrameRate(sourceFrameRate: sourceFrameRate, frameTimes: frameTimes),
@@ -47,8 +50,7 @@ struct SlotSchedule {
     /// clip's own start (a chunk); nil when they start with the clip. The pictures a first
     /// `nearest`, `blend` or `interpolate` slot needs are at or after the keyframe before it.
     var decodingStart: MediaTime? {
-        guard !slots.isEmpty, slots.lowerBound > Int((try? map.output.start.ticks(in: frameRate.reciprocal, rounding: .up)) ?? 0)
-        else { return nil }
+        guard !slots.isEmpty, slots.lowerBound > clipStart else { return nil }
         return sourceTime(ofSlot: slots.lowerBound)
     }
 

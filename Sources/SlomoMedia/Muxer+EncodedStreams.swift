@@ -29,13 +29,14 @@ extension Muxer {
 
     /// True when this container can store stream `index` of `demuxer`'s file as it is.
     public func canStore(codecOf index: Int, of demuxer: Demuxer) -> Bool {
-        Self.canStore(codecOf: index, of: demuxer, inFileNamed: path)
+        Self.canStore(demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, inFileNamed: path)
     }
 
-    /// True when the container a file named `path` gets (by its extension) can store stream
-    /// `index` of `demuxer`'s file as it is; asked before anything is written.
-    public static func canStore(codecOf index: Int, of demuxer: Demuxer, inFileNamed path: String) -> Bool {
-        canStore(demuxer.streamPointer(index).pointee.codecpar.pointee.codec_id, inFileNamed: path)
+    /// True when the container a file named `path` gets (by its extension) can store the codec
+    /// FFmpeg names `codec` (`msmpeg4v3`) as it is; asked before anything is written.
+    public static func canStore(codecNamed codec: String, inFileNamed path: String) -> Bool {
+        guard let descriptor = avcodec_descriptor_get_by_name(codec) else { return false }
+        return canStore(descriptor.pointee.id, inFileNamed: path)
     }
 
     /// True when the container a file named `path` gets (by its extension) can store what

@@ -222,16 +222,17 @@ enum MediaProbe {
 /// Issue 37, defect 1: `retime` takes an edit script, as its help says: a passthrough script
 /// retimes; a constant-frame-rate one is sent to `export` (or given --cfr).
 @Suite struct RetimeEditScriptTests {
+    /// `edit.yaml` in `folder`: the flash-and-beep clip with `clip` lines added to it, and `output`.
+    static func script(in folder: URL, clip: String = "", output: String) throws -> String {
+        let script = folder.appendingPathComponent("edit.yaml").path
+        try "slomo: 1\nclips:\n  - source: \(try Fixture.flashAndBeep.path)\n\(clip)output: \(output)\n"
+            .write(toFile: script, atomically: true, encoding: .utf8)
+        return script
+    }
+
     @Test func aPassthroughScriptRetimes() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-script")
-        let script = folder.appendingPathComponent("edit.yaml").path
-        try """
-            slomo: 1
-            clips:
-              - source: \(try Fixture.flashAndBeep.path)
-                sections: ["2-4x0.25"]
-            output: {audio: {algorithm: varispeed}}
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try Self.script(in: folder, clip: "    sections: [\"2-4x0.25\"]\n", output: "{audio: {algorithm: varispeed}}")
         let result = try Slomo.run(["retime", script, "-o", folder.appendingPathComponent("out.mov").path])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardOutput.contains("16.000 s") && result.standardOutput.contains("varispeed"), "\(result.standardOutput)")
@@ -241,13 +242,7 @@ enum MediaProbe {
 
     @Test func aConstantFrameRateScriptIsSentToExport() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-cfr-script")
-        let script = folder.appendingPathComponent("edit.yaml").path
-        try """
-            slomo: 1
-            clips:
-              - source: \(try Fixture.flashAndBeep.path)
-            output: {mode: cfr, fps: 30}
-            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let script = try Self.script(in: folder, output: "{mode: cfr, fps: 30}")
         let result = try Slomo.run(["retime", script, "-o", folder.appendingPathComponent("out.mov").path])
         #expect(result.status == 64 && result.standardError.contains("slomo export"), "\(result.standardError)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["edit.yaml"])
