@@ -8,9 +8,11 @@ import SlomoExport
 
 /// slomo's one rule for exit statuses, the same for every command: 0 done, 1 failed, 64 usage
 /// (any bad option or value, including sections and settings the library refuses), 130
-/// interrupted by SIGINT and 143 by SIGTERM (128 + the signal), 3 capture source lost.
+/// interrupted by SIGINT and 143 by SIGTERM (128 + the signal), 3 capture source lost, 2 damage
+/// found by `inspect --verify`.
 enum ExitStatus {
     static let failed: Int32 = 1
+    static let damaged: Int32 = 2
     static let usage: Int32 = 64
     static let sourceLost: Int32 = 3
 

@@ -23,13 +23,14 @@ struct OutputOptions: ParsableArguments {
     var strict = false
 
     @Flag(inversion: .prefixedNo, help: ArgumentHelp("""
-        Decode the video passthrough copies, to find damage in the media data (a flipped byte, a zeroed chunk) that only \
-        decoding sees; the video is still copied bit for bit, and one decoder per core (up to four) checks it. \
-        --no-verify copies at full speed and finds only damage in the file's structure. A --cfr export reports what \
-        its own decoding meets either way; each of its decoders (runs between keyframes go to several) uses one thread \
-        to see every concealed picture, several with --no-verify.
+        Decode the video passthrough copies, to find damage in the media data (a flipped byte inside a picture) that \
+        only decoding sees; one decoder per core (up to four) checks it, and the video is still copied bit for bit. \
+        Without it passthrough runs at the speed of a copy and checks each packet's structure: the file's boxes and \
+        index, and the coded data's framing (H.264 and HEVC units, JPEG markers, ProRes sizes). A --cfr export \
+        reports what its own decoding meets either way; with --verify each of its decoders uses one thread, to see \
+        every concealed picture.
         """))
-    var verify = true
+    var verify = false
 
     @Flag(name: .customLong("dry-run"), help: "Print the plan (time map, effective fps, output frames, frame choice) and write nothing.")
     var dryRun = false

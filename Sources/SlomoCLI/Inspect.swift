@@ -14,9 +14,12 @@ struct Inspect: ParsableCommand {
             is read to measure the real frame intervals and tell variable-frame-rate video apart.
 
             Damage is shown as "damaged" rows (JSON: "damage"): a truncated file and a broken \
-            container structure are found on opening; with --verify every audio and video packet \
-            is decoded too, to find damaged media data ("video: 12 packets could not be decoded \
-            cleanly between 2.10 s and 2.40 s").
+            container structure are found on opening; reading the packets (--frames) also checks \
+            each video packet's structure (H.264 and HEVC units, JPEG markers, ProRes sizes); \
+            with --verify every audio and video packet is decoded too, to find damaged media \
+            data ("video: 12 packets could not be decoded cleanly between 2.10 s and 2.40 s"), \
+            and the output ends with a verdict ("verified  all 2400 pictures and 469 audio \
+            packets decoded cleanly"). With --verify the status is 2 when anything is damaged.
 
             Examples:
               slomo inspect clip.mov
@@ -50,7 +53,7 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Read every packet to measure frame intervals and detect variable frame rate.")
     var frames = false
 
-    @Flag(help: "Decode every audio and video packet to find damage in the media data (takes as long as decoding the file).")
+    @Flag(help: "Decode every audio and video packet to find damage in the media data (takes as long as decoding the file); status 2 on damage.")
     var verify = false
 
     @OptionGroup var plot: PlotOptions
@@ -84,6 +87,7 @@ struct Inspect: ParsableCommand {
         }
         if let failure = failures.first { throw ExitCode(ExitStatus.of(failure)) }
         if let plotFile { try plot.draw(into: plotFile) { try FrameIntervalPlot(FrameIntervals(path: files[0])).write(to: $0) } }
+        if reports.contains(where: { $0.verification?.clean == false }) { throw ExitCode(ExitStatus.damaged) }
     }
 
     /// The phone slow-motion block: a sidecar's regions and rate, the capture-rate and

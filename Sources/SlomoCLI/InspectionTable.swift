@@ -3,7 +3,7 @@ import SlomoCore
 import SlomoMedia
 
 /// The human form of `slomo inspect`: one block for the file, one per stream, aligned
-/// `label  value` rows.
+/// `label  value` rows, and after `--verify` the verdict last.
 struct InspectionTable {
     let file: MediaFile
 
@@ -12,6 +12,7 @@ struct InspectionTable {
     var text: String {
         var blocks = [fileRows]
         blocks += file.streams.map(streamRows)
+        if let verification = file.verification { blocks.append([("verified", verification.verdict)]) }
         return blocks.map(Self.aligned).joined(separator: "\n\n")
     }
 

@@ -24,11 +24,12 @@ public struct ExportSettings: Sendable, Hashable {
     /// not decode cleanly) instead of exporting what can be read of it.
     public var strict: Bool
     /// Decode the video that passthrough copies, to find damage in the media data (a flipped
-    /// byte, a zeroed chunk) that nothing short of decoding sees. The video is still copied
-    /// bit for bit; the cost is the decoding time, spread over one decoder per core (up to
-    /// four). A constant-frame-rate export reports what its own decoding meets either way: its
-    /// decoders (one a core for runs between keyframes, as memory allows) run one thread each
-    /// when verifying (frame threads can miss concealed pictures), several when not.
+    /// byte, a zeroed chunk) that only decoding sees. Off by default: passthrough then checks
+    /// each packet's structure (`StructureCheck`) at the speed of a copy. The video is still
+    /// copied bit for bit; the cost is the decoding time, spread over one decoder per core (up
+    /// to four). A constant-frame-rate export reports what its own decoding meets either way;
+    /// verifying makes its decoders (one a core for runs between keyframes, as memory allows)
+    /// run one thread each, since frame threads can miss concealed pictures.
     public var verify: Bool
     /// A constant-frame-rate export split into chunks: this run makes one piece, or joins the
     /// pieces (`ExportPart`); nil for the whole export in one pass.
@@ -36,7 +37,7 @@ public struct ExportSettings: Sendable, Hashable {
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = true,
+                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = false,
                 part: ExportPart? = nil) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm

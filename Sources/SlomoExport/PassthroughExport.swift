@@ -66,21 +66,24 @@ struct PassthroughExport {
         }
 
         var retimer = PacketRetimer(map: map, origin: origin, outputTimeBase: muxer.timeBase(ofStream: videoOut))
+        let structure = StructureCheck(demuxer: videoReader, stream: video.index)
         let verification = session.settings.verify ? try VideoVerification(demuxer: videoReader, stream: video.index) : nil
         defer { verification?.cancel() }
         let writer = InterleavedWriter(session: session, muxer: muxer, duration: map.outputDuration,
                                        phase: (verification == nil ? "copying video" : "copying and verifying video")
                                            + InterleavedWriter.audioPhase(audioTracks, session.settings))
-        // Each packet is handed to the verification before its timestamps are rewritten; what
-        // the decoding found is taken at the end of the video, before the file is finished.
+        // Each packet is checked before its timestamps are rewritten; what the checks found is
+        // taken at the end of the video, before the file is finished.
         let packets = try writer.write(video: {
             while let packet = try videoReader.read() {
                 guard packet.streamIndex == video.index else { continue }
+                structure.check(packet)
                 try verification?.submit(packet)
                 try retimer.retime(packet)
                 return packet
             }
-            if let found = try verification?.finish() { try session.found(found, in: clip.source, keptIn: writer.damage) }
+            let found = structure.finish() + [try verification?.finish()].compactMap { $0 }
+            for damage in found { try session.found(damage, in: clip.source, keptIn: writer.damage) }
             return nil
         }, videoStream: videoOut, audio: audioTracks, progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,

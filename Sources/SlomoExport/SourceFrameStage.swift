@@ -64,7 +64,7 @@ struct SourceFrameStage {
     /// cores, fought x264 for them, and held ≈ 40 MB more 1080p frames.
     static let decoderThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
 
-    /// One thread when the export verifies (the default): FFmpeg 5.1's frame threads hand a
+    /// One thread when the export verifies: FFmpeg 5.1's frame threads hand a
     /// picture on before error concealment flags it (of 32 concealed pictures in a test file,
     /// 4 frame threads flagged 13), and a damaged picture would pass unsaid. The decoding is
     /// spread over several decoders instead, each taking whole runs of packets (`RunDecoders`).

@@ -14,6 +14,10 @@ import CFFmpeg
 public final class DecodeCheck {
     private let decoder: Decoder
     private let stream: StreamInfo
+    /// Packets checked so far.
+    public private(set) var packets = 0
+    /// Pictures or blocks of samples decoded so far.
+    public private(set) var decoded = 0
 
     /// A check of stream `index` of `demuxer`'s file. The loop filter is skipped: it cannot
     /// find damage and costs a sixth of the decoding time. The decoder runs on one thread:
@@ -29,6 +33,7 @@ public final class DecodeCheck {
     /// Decodes `packet` (of the checked stream, with its timestamps as read) and drops the
     /// pictures or samples.
     public func check(_ packet: Packet) {
+        packets += 1
         do {
             try decoder.send(packet)
         } catch {
@@ -68,6 +73,7 @@ public final class DecodeCheck {
         while failures < 64 {
             do {
                 guard try decoder.receive() != nil else { return }
+                decoded += 1
                 failures = 0
             } catch {
                 decoder.countLost(nil)

@@ -3,29 +3,27 @@ import SlomoCore
 
 /// The packets of one stream that did not decode cleanly, counted as a decoder meets them:
 /// rejected outright, or decoded by concealing errors (FFmpeg's error resilience patches the
-/// broken part of a picture from its neighbours and flags the frame). It becomes one
+/// broken part of a picture from its neighbours and flags the frame); or, found without
+/// decoding, packets whose coded data is malformed (`StructureCheck`). It becomes one
 /// `Damage` of kind `undecodable`: "video: 12 packets could not be decoded cleanly between
 /// 2.10 s and 2.40 s (file damaged?)".
 struct DecodeDamage {
-    private(set) var packets = 0
-    private var first: MediaTime?
-    private var last: MediaTime?
+    /// The times of the damaged packets (a packet met twice, rejected and logged about, counts
+    /// once), and how many had no time.
+    private var times: Set<MediaTime> = []
+    private var untimed = 0
+
+    var packets: Int { times.count + untimed }
 
     /// Counts one damaged packet or picture at `time` (nil when it has none).
     mutating func record(at time: MediaTime?) {
-        packets += 1
-        guard let time else { return }
-        first = min(first ?? time, time)
-        last = max(last ?? time, time)
+        if let time { times.insert(time) } else { untimed += 1 }
     }
 
     /// Adds what another decoder of the same stream counted.
     mutating func add(_ other: DecodeDamage) {
-        packets += other.packets
-        for time in [other.first, other.last].compactMap({ $0 }) {
-            first = min(first ?? time, time)
-            last = max(last ?? time, time)
-        }
+        times.formUnion(other.times)
+        untimed += other.untimed
     }
 
     /// The decoder's flags that mean the data was broken. A missing reference or a frame
@@ -39,19 +37,21 @@ struct DecodeDamage {
         if frame.pointer.pointee.decode_error_flags & Self.brokenData != 0 { record(at: frame.presentationTime) }
     }
 
-    /// The damage of `stream` as a report, nil when every packet decoded cleanly.
-    func damage(of stream: StreamInfo) -> Damage? {
+    /// The damage of `stream` as a report, nil when every packet decoded cleanly. `finding`
+    /// says what was wrong with the packets, `cause` what the reader should suspect.
+    func damage(of stream: StreamInfo, kind: Damage.Kind = .undecodable, finding: String = "could not be decoded cleanly",
+                cause: String = "file damaged?") -> Damage? {
         guard packets > 0 else { return nil }
         let origin = stream.startTime ?? .zero
-        let range = first.map { first in
-            TimeRange(start: first - origin, duration: max(.zero, (last ?? first) - first))
+        let range = times.min().map { first in
+            TimeRange(start: first - origin, duration: max(.zero, (times.max() ?? first) - first))
         }
         let place = range.map { range in
             range.duration == .zero ? " at \(range.start.formattedSeconds(fractionDigits: 2)) s"
                 : " between \(range.start.formattedSeconds(fractionDigits: 2)) s and \(range.end.formattedSeconds(fractionDigits: 2)) s"
         } ?? ""
         let what = packets == 1 ? "1 packet" : "\(packets) packets"
-        return Damage(kind: .undecodable, stream: stream.index, readableUntil: nil, between: range, packets: packets,
-                      message: "\(stream.kind.rawValue): \(what) could not be decoded cleanly\(place) (file damaged?)")
+        return Damage(kind: kind, stream: stream.index, readableUntil: nil, between: range, packets: packets,
+                      message: "\(stream.kind.rawValue): \(what) \(finding)\(place) (\(cause))")
     }
 }

@@ -32,6 +32,7 @@ public enum FFmpegLog {
         av_log_set_level(Level.debug.rawValue)
         av_log_set_callback { context, level, format, arguments in
             guard let format, let arguments else { return }
+            DecoderErrorLog.note(context: context, level: level, format: format)
             let echo = FFmpegLog.state.withLock { $0.echoLevel }
             guard level <= max(Level.error.rawValue, echo.rawValue) else { return }
             var line = [CChar](repeating: 0, count: 1024)

@@ -13,9 +13,11 @@ struct H264SequenceParameters {
     /// True when the VUI's bitstream restriction gives the reorder depth: FFmpeg then does not
     /// guess it from picture order counts, which a skipped reference would disturb.
     var declaresReorderDepth = false
+    /// Macroblocks in a frame: slices start below it.
+    var frameMacroblocks = 0
 
     /// Parses an SPS NAL unit (header byte included); returns its id and fields.
-    static func parse(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) -> (id: Int, sps: Self) {
+    static func parse(_ reader: inout NALBitReader) throws(NALBitReader.Overrun) -> (id: Int, sps: Self) {
         _ = try reader.bits(8)                       // NAL header
         let profile = try reader.bits(8)
         _ = try reader.bits(16)                      // constraint flags, level
@@ -48,9 +50,10 @@ struct H264SequenceParameters {
         }
         sps.maxReferenceFrames = try reader.unsigned()
         _ = try reader.flag()                        // gaps in frame_num allowed
-        _ = try reader.unsigned()                    // width in macroblocks
-        _ = try reader.unsigned()                    // height in map units
+        let widthInMacroblocks = try reader.unsigned() + 1
+        let heightInMapUnits = try reader.unsigned() + 1
         sps.framesOnly = try reader.flag()
+        sps.frameMacroblocks = widthInMacroblocks * heightInMapUnits * (sps.framesOnly ? 1 : 2)
         if !sps.framesOnly { _ = try reader.flag() }  // macroblock-adaptive frame/field
         _ = try reader.flag()                        // direct 8x8 inference
         if try reader.flag() { for _ in 0..<4 { _ = try reader.unsigned() } }   // cropping
@@ -59,7 +62,7 @@ struct H264SequenceParameters {
     }
 
     /// Reads the VUI parameters (E.1.1) up to `bitstream_restriction_flag`.
-    private static func readsBitstreamRestriction(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) -> Bool {
+    private static func readsBitstreamRestriction(_ reader: inout NALBitReader) throws(NALBitReader.Overrun) -> Bool {
         if try reader.flag(), try reader.bits(8) == 255 { _ = try reader.bits(32) }   // aspect ratio
         if try reader.flag() { _ = try reader.flag() }                               // overscan
         if try reader.flag() {                                                       // video signal type
@@ -77,7 +80,7 @@ struct H264SequenceParameters {
         return try reader.flag()
     }
 
-    private static func skipHRD(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) {
+    private static func skipHRD(_ reader: inout NALBitReader) throws(NALBitReader.Overrun) {
         let count = try reader.unsigned() + 1
         _ = try reader.bits(8)                       // bit rate and CPB size scales
         for _ in 0..<count {
@@ -88,7 +91,7 @@ struct H264SequenceParameters {
         _ = try reader.bits(20)                      // delay and time offset lengths
     }
 
-    private static func skipScalingList(_ reader: inout H264BitReader, size: Int) throws(H264BitReader.Overrun) {
+    private static func skipScalingList(_ reader: inout NALBitReader, size: Int) throws(NALBitReader.Overrun) {
         var last = 8, next = 8
         for _ in 0..<size where next != 0 {
             next = (last + (try reader.signed()) + 256) % 256
@@ -107,7 +110,7 @@ struct H264PictureParameters {
     var weightedBipredictionIDC: Int
     var redundantPictureCountPresent: Bool
 
-    static func parse(_ reader: inout H264BitReader) throws(H264BitReader.Overrun) -> (id: Int, pps: Self?) {
+    static func parse(_ reader: inout NALBitReader) throws(NALBitReader.Overrun) -> (id: Int, pps: Self?) {
         _ = try reader.bits(8)                       // NAL header
         let id = try reader.unsigned()
         let sequenceID = try reader.unsigned()

@@ -46,8 +46,8 @@ public struct H264PictureReferences: Sendable, Equatable {
 
 extension H264PictureReferences.SliceLists {
     /// Parses one slice header up to its reference marking; `nil` for what the type does not follow.
-    static func parse(_ reader: inout H264BitReader, nalType: Int, referenceIDC: Int,
-                      sets: H264ParameterSetStore) throws(H264BitReader.Overrun)
+    static func parse(_ reader: inout NALBitReader, nalType: Int, referenceIDC: Int,
+                      sets: H264ParameterSetStore) throws(NALBitReader.Overrun)
         -> (lists: Self, frameNum: Int, sps: H264SequenceParameters, marking: H264PictureReferences.Marking)? {
         _ = try reader.bits(8)                                   // NAL header
         _ = try reader.unsigned()                                // first macroblock
@@ -112,8 +112,8 @@ extension H264PictureReferences.SliceLists {
         return (lists, frameNum, sps, .released(picNumSteps: released))
     }
 
-    private static func skipWeightTable(_ reader: inout H264BitReader, entries: [Int],
-                                        chroma: Bool) throws(H264BitReader.Overrun) {
+    private static func skipWeightTable(_ reader: inout NALBitReader, entries: [Int],
+                                        chroma: Bool) throws(NALBitReader.Overrun) {
         _ = try reader.unsigned()                                // luma denominator
         if chroma { _ = try reader.unsigned() }                  // chroma denominator
         for count in entries {

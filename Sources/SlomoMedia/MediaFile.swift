@@ -26,6 +26,9 @@ public struct MediaFile: Codable, Hashable, Sendable {
     /// after `inspect(path:measureFrames:verify:)`, also data that does not decode cleanly);
     /// nil when nothing is.
     public var damage: [Damage]?
+    /// After `inspect(path:measureFrames:verify:)` with `verify`: what was decoded and the
+    /// verdict; nil otherwise.
+    public var verification: Verification?
 
     /// `damage` said for people, one line each: `path: video ends at …`.
     public var damageWarnings: [String] { (damage ?? []).map { "\(path): \($0.message)" } }

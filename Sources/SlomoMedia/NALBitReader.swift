@@ -1,7 +1,7 @@
-/// Reads the bits of one H.264 NAL unit's payload (its RBSP): fixed-width fields and
+/// Reads the bits of one H.264 or HEVC NAL unit's payload (its RBSP): fixed-width fields and
 /// Exp-Golomb codes, with the emulation-prevention bytes (`00 00 03`) taken out first.
 /// Reading past the end throws, so a truncated header is never half-believed.
-struct H264BitReader {
+struct NALBitReader {
     struct Overrun: Error {}
 
     private let bytes: [UInt8]
