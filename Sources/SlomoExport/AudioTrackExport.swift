@@ -1,13 +1,15 @@
 import Foundation
 import SlomoAudio
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 
 /// One audio track of an export: the audio of one clip or of several joined end to end
 /// (`JoinedAudio`), each rendered through its clip's time map with `AudioRenderer` (exactly
-/// round(outEnd·sr) − round(outStart·sr) samples per segment), and encoded. Packets come out on
-/// demand, in order, with timestamps counted in output samples, so memory stays bounded
-/// whatever the input's length.
+/// round(outEnd·sr) − round(outStart·sr) samples per segment), and encoded. Rendering runs on a
+/// thread of its own, a few blocks ahead of the encoder (AAC's encoder alone takes as long as
+/// the rest of a passthrough retime). Packets come out on demand, in order, with timestamps
+/// counted in output samples, so memory stays bounded whatever the input's length.
 final class AudioTrackExport {
     let outputStream: Int
     private let encoding: AudioBlockEncoder
@@ -15,6 +17,11 @@ final class AudioTrackExport {
     private let audio: JoinedAudio
     private var pending: [Packet] = []
     private var finished = false
+    /// Rendered blocks waiting for the encoder, and the thread rendering them (started by the
+    /// first `nextPacket()`).
+    private let blocks = PipelineQueue<AudioBuffer>(capacity: 8)
+    private let renderer = PipelineWorker("slomo audio render", scope: LiveObjects.currentScope)
+    private var rendering = false
     /// Rendered samples beyond full scale (clipped by integer codecs and most decoders), and
     /// the largest magnitude rendered.
     private var overFullScale = 0
@@ -46,19 +53,42 @@ final class AudioTrackExport {
     /// The output time base of this track's packets.
     var timeBase: Rational { encoding.encoder.timeBase }
 
+    /// The render thread stops (at its next block) and is waited for.
+    deinit {
+        guard rendering else { return }
+        blocks.fail(QueueClosed())
+        renderer.join()
+    }
+
     /// The next encoded packet in output order, or nil when the track is done.
     func nextPacket() throws -> Packet? {
+        if !rendering { startRendering() }
         while pending.isEmpty && !finished { try produce() }
         return pending.isEmpty ? nil : pending.removeFirst()
     }
 
-    /// Renders one block and encodes whatever full encoder frames it completes; at the end,
-    /// encodes the remainder and flushes the encoder.
+    private func startRendering() {
+        rendering = true
+        let audio = audio, blocks = blocks
+        renderer.start {
+            do {
+                while let block = try audio.nextBlock(maxFrames: 8192) { try blocks.push(block) }
+                blocks.finish()
+            } catch {
+                blocks.fail(error)
+                throw error
+            }
+        }
+    }
+
+    /// Encodes the next rendered block, as many full encoder frames as it completes; at the
+    /// end, encodes the remainder and flushes the encoder.
     private func produce() throws {
-        if let block = try audio.nextBlock(maxFrames: 8192) {
+        if let block = try blocks.pop() {
             measureLevel(block)
             pending += try encoding.encode(block.channels)
         } else {
+            if let error = renderer.join() { throw error }       // and what it met is complete
             pending += try encoding.finish()
             finished = true
         }

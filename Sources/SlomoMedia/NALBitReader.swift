@@ -1,42 +1,36 @@
 /// Reads the bits of one H.264 or HEVC NAL unit's payload (its RBSP): fixed-width fields and
-/// Exp-Golomb codes, with the emulation-prevention bytes (`00 00 03`) taken out first.
-/// Reading past the end throws, so a truncated header is never half-believed.
+/// Exp-Golomb codes, skipping the emulation-prevention bytes (`00 00 03`) as it goes, so that
+/// only the bytes a header spans are ever touched (the slice data is never read). Reading past
+/// the end throws, so a truncated header is never half-believed. The unit's bytes must outlive
+/// the reader.
 struct NALBitReader {
     struct Overrun: Error {}
 
-    private let bytes: [UInt8]
-    private var position = 0    // in bits
+    private let bytes: UnsafeRawBufferPointer
+    /// The byte being read, and the next bit in it (0 is the most significant).
+    private var index = 0
+    private var bit = 0
+    /// Zero bytes read just before `index`.
+    private var zeros = 0
 
     /// `payload` is the NAL unit without its start code or length prefix, header byte included.
     init(nal payload: UnsafeRawBufferPointer) {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(payload.count, 1024))
-        var zeros = 0
-        // Headers and parameter sets sit in the first bytes: the slice data is never read.
-        for byte in payload.prefix(1024) {
-            if zeros >= 2 && byte == 3 {
-                zeros = 0
-                continue
-            }
-            zeros = byte == 0 ? zeros + 1 : 0
-            bytes.append(byte)
-        }
-        self.bytes = bytes
+        bytes = payload
     }
 
     /// u(n): `count` bits, most significant first (at most 32).
     mutating func bits(_ count: Int) throws(Overrun) -> Int {
         var value = 0
-        for _ in 0..<count { value = value << 1 | (try bit()) }
+        for _ in 0..<count { value = value << 1 | (try nextBit()) }
         return value
     }
 
-    mutating func flag() throws(Overrun) -> Bool { try bit() == 1 }
+    mutating func flag() throws(Overrun) -> Bool { try nextBit() == 1 }
 
     /// ue(v): unsigned Exp-Golomb.
     mutating func unsigned() throws(Overrun) -> Int {
         var zeros = 0
-        while try bit() == 0 {
+        while try nextBit() == 0 {
             zeros += 1
             if zeros > 31 { throw Overrun() }
         }
@@ -49,9 +43,20 @@ struct NALBitReader {
         return code & 1 == 1 ? (code + 1) / 2 : -(code / 2)
     }
 
-    private mutating func bit() throws(Overrun) -> Int {
-        guard position < bytes.count * 8 else { throw Overrun() }
-        defer { position += 1 }
-        return Int(bytes[position >> 3] >> (7 - UInt8(position & 7))) & 1
+    private mutating func nextBit() throws(Overrun) -> Int {
+        guard index < bytes.count else { throw Overrun() }
+        let byte = bytes[index]
+        let value = Int(byte >> (7 - UInt8(bit))) & 1
+        bit += 1
+        if bit == 8 {
+            bit = 0
+            zeros = byte == 0 ? zeros + 1 : 0
+            index += 1
+            if zeros >= 2 && index < bytes.count && bytes[index] == 3 {       // emulation prevention
+                index += 1
+                zeros = 0
+            }
+        }
+        return value
     }
 }
