@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SlomoPlot", targets: ["SlomoPlot"]),
         .library(name: "SlomoPlayback", targets: ["SlomoPlayback"]),
         .library(name: "SlomoBatch", targets: ["SlomoBatch"]),
+        .library(name: "SlomoDetect", targets: ["SlomoDetect"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -75,15 +76,17 @@ let package = Package(
         // Batches: a manifest's jobs planned and checked, a run folder of results, engines that
         // run them here or as Slurm job arrays.
         .target(name: "SlomoBatch", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia"]),
+        // Finding the moment: local motion and sound onsets measured, cuts set apart, moments ranked.
+        .target(name: "SlomoDetect", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
         .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
-                                              "SlomoInterchange", "SlomoPlot", "SlomoPlayback", "SlomoBatch"]),
+                                              "SlomoInterchange", "SlomoPlot", "SlomoPlayback", "SlomoBatch", "SlomoDetect"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
                 "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
-                "SlomoPlayback", "SlomoBatch", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "SlomoPlayback", "SlomoBatch", "SlomoDetect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
@@ -115,6 +118,8 @@ let package = Package(
         .testTarget(name: "SlomoCLITests", dependencies: ["SlomoCLI", "SlomoTestSupport"]),
         // Batches on the local engine and on a real single-node Slurm the tests start themselves.
         .testTarget(name: "SlomoBatchTests", dependencies: ["SlomoBatch", "SlomoMedia", "SlomoCLI", "SlomoTestSupport"]),
+        // Moments found in generated clips with known ground truth: impacts, pans, cuts.
+        .testTarget(name: "SlomoDetectTests", dependencies: ["SlomoDetect", "SlomoMedia", "SlomoTestSupport"]),
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
         .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
