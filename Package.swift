@@ -68,7 +68,7 @@ let package = Package(
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "CV4L2"]),
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
-        .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia"]),
+        .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia", "SlomoDetect"]),
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.

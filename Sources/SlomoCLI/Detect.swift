@@ -24,7 +24,7 @@ struct Detect: ParsableCommand {
             A clip where nothing moves or sounds has no moment: "no moment found", status 0. \
             The JSON schema is documented in docs/detect.md.
 
-            \\(ExitStatus.help)
+            \(ExitStatus.help)
             """)
 
     @Argument(help: "The clip to analyse.", completion: .file())

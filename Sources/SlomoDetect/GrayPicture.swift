@@ -10,6 +10,9 @@ struct GrayPicture {
     let width: Int
     let height: Int
     let pixels: [Float]
+    /// The mean brightness of each column and of each row: what a pan or a shake moves as a
+    /// whole, from which `GlobalShift` estimates it.
+    let projections: (columns: [Float], rows: [Float])
 
     /// The luma of `frame` (a `gray` frame of the analysis size).
     init(_ frame: Frame) {
@@ -22,6 +25,15 @@ struct GrayPicture {
             for x in 0..<width { pixels[y * width + x] = Float(data[y * stride + x]) }
         }
         self.pixels = pixels
+        var columns = [Float](repeating: 0, count: width), rows = [Float](repeating: 0, count: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                columns[x] += pixels[y * width + x]
+                rows[y] += pixels[y * width + x]
+            }
+        }
+        let (rowCount, columnCount) = (Float(height), Float(width))
+        projections = (columns.map { $0 / rowCount }, rows.map { $0 / columnCount })
     }
 
     /// The analysis size for a `sourceWidth`×`sourceHeight` video: its aspect, at most
@@ -40,19 +52,5 @@ struct GrayPicture {
         let top = pixels[y0 * width + x0] * (1 - fx) + pixels[y0 * width + x1] * fx
         let bottom = pixels[y1 * width + x0] * (1 - fx) + pixels[y1 * width + x1] * fx
         return top * (1 - fy) + bottom * fy
-    }
-
-    /// The mean brightness of each column and of each row: what a pan or a shake moves as a
-    /// whole, from which `GlobalShift` estimates it.
-    var projections: (columns: [Float], rows: [Float]) {
-        var columns = [Float](repeating: 0, count: width), rows = [Float](repeating: 0, count: height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let value = pixels[y * width + x]
-                columns[x] += value
-                rows[y] += value
-            }
-        }
-        return (columns.map { $0 / Float(height) }, rows.map { $0 / Float(width) })
     }
 }

@@ -96,7 +96,8 @@ struct MomentPicker {
     }
 
     /// Where the motion of the peak at `peak` ends: once the smoothed activity falls below half
-    /// the peak (within `settling`; nil when it does not: a motion that goes on is no moment),
+    /// the peak (within `settling` and the clip; nil when it does not: a motion that goes on is
+    /// no moment),
     /// the last frame there whose own activity is still at least half the peak. A falling ball
     /// is fastest as it lands: the frame it stops in is the moment.
     func end(ofPeak peak: Int, smoothed activity: [Double], in motion: [FrameMotion]) -> Int? {
@@ -104,11 +105,10 @@ struct MomentPicker {
         var drop = peak
         while activity[drop] >= half {
             drop += 1
-            guard drop < motion.count else { break }
-            guard (motion[drop].time - motion[peak].time).doubleSeconds <= Self.settling else { return nil }
+            // A motion still going when the clip ends, or a second later, is no moment.
+            guard drop < motion.count, (motion[drop].time - motion[peak].time).doubleSeconds <= Self.settling else { return nil }
         }
-        let searched = peak...min(motion.count - 1, drop + 2)
-        return searched.last { motion[$0].activity >= half } ?? min(drop, motion.count - 1)
+        return (peak...min(motion.count - 1, drop + 2)).last { motion[$0].activity >= half } ?? drop
     }
 
     /// The frame shown at `time`: the last whose presentation time is not after it.

@@ -10,6 +10,7 @@ enum MotionAnalysis {
     static func frames(of file: MediaFile, interrupt: () throws -> Void = {}) throws -> [FrameMotion] {
         guard let video = file.videoStream, let info = video.video else { return [] }
         let reader = try FrameReader(path: file.path, stream: video.index)
+        reader.decoder.skipsLoopFilter = true
         let size = GrayPicture.size(sourceWidth: info.width, sourceHeight: info.height)
         let scale = Double(info.width) / Double(size.width)
         let origin = video.startTime ?? .zero
@@ -21,7 +22,7 @@ enum MotionAnalysis {
             guard let time = frame.presentationTime else { continue }
             if scaler == nil || frame.width != info.width || frame.height != info.height {
                 scaler = try Scaler(width: frame.width, height: frame.height, format: frame.pixelFormat,
-                                    toWidth: size.width, height: size.height, format: .gray)
+                                    toWidth: size.width, height: size.height, format: .gray, filter: .fastBilinear)
             }
             let picture = GrayPicture(try scaler!.scale(frame))
             if let previous {

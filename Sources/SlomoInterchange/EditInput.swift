@@ -1,5 +1,6 @@
 import Foundation
 import SlomoCore
+import SlomoDetect
 import SlomoScript
 import SlomoMedia
 
@@ -53,7 +54,8 @@ public struct EditInput: Sendable {
     /// timeline carries its own, so giving sections with one is an error. Sources are read
     /// only for their durations and frame rates. Throws the errors of the file, the script, the
     /// timeline or the sections. With `phone`, the movie's slow motion as a phone keeps it
-    /// comes first, and `sections` add to it.
+    /// comes first, and `sections` add to it. A section `auto` (`AutoSection`) becomes the
+    /// sections around the moments `MomentDetector` finds in the movie, each said in `notes`.
     public init(path: String, sections: [String] = [], phone: Phone? = nil) throws {
         kind = Self.kind(of: path)
         if kind != .movie && (!sections.isEmpty || phone != nil) {
@@ -64,7 +66,7 @@ public struct EditInput: Sendable {
         switch kind {
         case .movie:
             let file = try MediaFile(path: path)
-            var all = sections
+            var all = try Self.detectingAuto(sections, in: path, notes: &notes)
             var settings = OutputSettings()
             if let phone {
                 guard let slowMotion = try PhoneSlowMotion.detect(in: file) else {
@@ -74,14 +76,14 @@ public struct EditInput: Sendable {
                 notes.append(slowMotion.summary)
                 switch phone {
                 case .asShownOnThePhone:
-                    all = slowMotion.sectionTexts(clipDuration: try file.sourceInfo().duration) + sections
+                    all = slowMotion.sectionTexts(clipDuration: try file.sourceInfo().duration) + all
                     settings = OutputSettings(mode: .cfr, fps: slowMotion.exportFrameRate)
                 case .realTime:
                     guard let section = slowMotion.realTimeSectionText(storedFrameRate: file.clipFrameRate) else {
                         throw TimeModelError(.invalidValue, "is not stored slowed (it plays at its capture rate already)",
                                              subject: path)
                     }
-                    all = [section] + sections
+                    all = [section] + all
                 }
             }
             composition = try Composition(retiming: file, sections: all)
@@ -96,5 +98,18 @@ public struct EditInput: Sendable {
             output = OutputSettings()
         }
         self.notes = notes
+    }
+
+    /// `sections` with each `auto` replaced by the sections around the moments detected in the
+    /// movie at `path` (analysed once, however many ask), each noted.
+    private static func detectingAuto(_ sections: [String], in path: String, notes: inout [String]) throws -> [String] {
+        guard sections.contains(where: AutoSection.isAuto) else { return sections }
+        let analysis = try MomentDetector().analyse(path: path)
+        return try sections.flatMap { text -> [String] in
+            guard AutoSection.isAuto(text) else { return [text] }
+            let found = try AutoSection(parsing: text).sections(in: analysis)
+            notes += found.map(\.note)
+            return found.map(\.section)
+        }
     }
 }

@@ -26,7 +26,7 @@ public final class DecodeCheck {
     /// instead).
     public init(demuxer: Demuxer, stream index: Int) throws(FFmpegError) {
         decoder = try Decoder(demuxer: demuxer, stream: index, threads: 1)
-        decoder.context.pointee.skip_loop_filter = AVDISCARD_ALL
+        decoder.skipsLoopFilter = true
         stream = demuxer.file.streams[index]
     }
 

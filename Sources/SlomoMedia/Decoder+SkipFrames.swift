@@ -33,6 +33,14 @@ extension Decoder {
             }
         }
     }
+
+    /// Whether the decoder skips its loop filter (`skip_loop_filter`): pictures come out a
+    /// little blockier and a sixth sooner, which suits decoding that checks or measures
+    /// pictures rather than shows them.
+    public var skipsLoopFilter: Bool {
+        get { context.pointee.skip_loop_filter == AVDISCARD_ALL }
+        set { context.pointee.skip_loop_filter = newValue ? AVDISCARD_ALL : AVDISCARD_DEFAULT }
+    }
 }
 
 extension Decoder {

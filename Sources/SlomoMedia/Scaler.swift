@@ -7,11 +7,23 @@ public final class Scaler {
     public let outputHeight: Int
     public let outputFormat: PixelFormat
 
+    /// How pictures are resampled.
+    public enum Filter: Sendable {
+        /// Bicubic: for pictures people see.
+        case bicubic
+        /// libswscale's fast bilinear: for pictures only measured (motion analysis), three
+        /// times cheaper when shrinking a lot.
+        case fastBilinear
+
+        var flags: Int32 { self == .bicubic ? SWS_BICUBIC : SWS_FAST_BILINEAR }
+    }
+
     public init(width: Int, height: Int, format: PixelFormat,
-                toWidth outputWidth: Int, height outputHeight: Int, format outputFormat: PixelFormat) throws(FFmpegError) {
+                toWidth outputWidth: Int, height outputHeight: Int, format outputFormat: PixelFormat,
+                filter: Filter = .bicubic) throws(FFmpegError) {
         guard let context = sws_getContext(Int32(width), Int32(height), format.raw,
                                            Int32(outputWidth), Int32(outputHeight), outputFormat.raw,
-                                           SWS_BICUBIC, nil, nil, nil) else {
+                                           filter.flags, nil, nil, nil) else {
             throw FFmpegError(code: FFmpegError.invalidArgument.code,
                               operation: "scale \(width)x\(height) \(format) to \(outputWidth)x\(outputHeight) \(outputFormat)")
         }

@@ -1,21 +1,27 @@
 import Foundation
-import SlomoTestSupport
 
 /// Clips made by ffmpeg with known ground truth, 320x480 at 240 fps: white squares that fall
 /// and land (each stopping dead on the floor at its landing time), over a plain or a textured
 /// background that may pan or cut to another, with a click at each landing or not.
-struct SyntheticClip {
+public struct SyntheticClip: Sendable {
     /// A square of `size` pixels at column `x` that falls for 1.2 s and lands at `landing`
     /// seconds (the frame at exactly that time is the first at rest), with a click of
     /// `click` amplitude (0: silent) starting then.
-    struct Fall {
-        var x = 150
-        var size = 24
-        var landing = 1.2
-        var click = 0.8
+    public struct Fall: Sendable {
+        public var x = 150
+        public var size = 24
+        public var landing = 1.2
+        public var click = 0.8
+
+        public init(x: Int = 150, size: Int = 24, landing: Double = 1.2, click: Double = 0.8) {
+            self.x = x
+            self.size = size
+            self.landing = landing
+            self.click = click
+        }
     }
 
-    enum Background {
+    public enum Background: Sendable {
         case plain
         /// A still texture seen by a camera panning 150 px/s.
         case panning
@@ -23,16 +29,23 @@ struct SyntheticClip {
         case cut(at: Double)
     }
 
-    var falls: [Fall] = [Fall()]
-    var background = Background.plain
-    var duration = 2.0
-    var sound = true
+    public var falls: [Fall]
+    public var background: Background
+    public var duration: Double
+    public var sound: Bool
 
-    static let rate = 240
+    public init(falls: [Fall] = [Fall()], background: Background = .plain, duration: Double = 2, sound: Bool = true) {
+        self.falls = falls
+        self.background = background
+        self.duration = duration
+        self.sound = sound
+    }
+
+    public static let rate = 240
     static let floorY = 439
 
     /// Writes the clip to `folder/name.mov` (H.264, PCM sound when `sound`).
-    func write(named name: String, in folder: URL) throws -> URL {
+    public func write(named name: String, in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("\(name).mov")
         let frames = Int(duration * Double(Self.rate))
         var inputs = ["-f", "lavfi", "-i", backgroundSource(frames: frames)]

@@ -1,0 +1,85 @@
+import Foundation
+import SlomoCore
+
+/// `--section auto`: sections around the moments `MomentDetector` finds, in the section syntax
+/// everything else reads. `auto` slows the strongest moment at 0.25 from 1 s before it to 1 s
+/// after; `auto:x0.5:before=0.5:after=0.25` chooses the rate and the span; `auto:count=3` the
+/// three strongest whose sections do not overlap.
+public struct AutoSection: Sendable, Equatable {
+    /// The rate, as written (`0.25`, `1/8`).
+    public var rate = "0.25"
+    public var before = MediaTime(value: 1, timescale: 1)
+    public var after = MediaTime(value: 1, timescale: 1)
+    /// How many moments to slow, strongest first.
+    public var count = 1
+
+    /// Whether `text` asks for detected sections.
+    public static func isAuto(_ text: String) -> Bool { text == "auto" || text.hasPrefix("auto:") }
+
+    /// Parses `auto[:xRATE][:before=S][:after=S][:count=N]`; errors name the section as
+    /// syntax (`section 'auto:x9'`), like any section's.
+    public init(parsing text: String) throws {
+        guard Self.isAuto(text) else {
+            throw TimeModelError(.unparseable, "expected auto[:xRATE][:before=S][:after=S][:count=N]", section: .syntax(text))
+        }
+        for field in text.split(separator: ":").dropFirst() {
+            do {
+                try take(String(field))
+            } catch let error as TimeModelError {
+                throw TimeModelError(error.kind, error.problem, section: .syntax(text))
+            }
+        }
+    }
+
+    private mutating func take(_ field: String) throws {
+        if field.hasPrefix("x") {
+            rate = String(field.dropFirst())
+            _ = try Rate(parsing: rate)
+            return
+        }
+        let pair = field.split(separator: "=", maxSplits: 1).map(String.init)
+        guard pair.count == 2 else {
+            throw TimeModelError(.unparseable, "expected xRATE, before=S, after=S or count=N, got ':\(field)'")
+        }
+        switch pair[0] {
+        case "before", "after":
+            guard let time = try? MediaTime(parsing: pair[1]), time >= .zero else {
+                throw TimeModelError(.unparseable, "\(pair[0])=\(pair[1]): give seconds, such as 0.5")
+            }
+            if pair[0] == "before" { before = time } else { after = time }
+        case "count":
+            guard let number = Int(pair[1]), number > 0 else {
+                throw TimeModelError(.unparseable, "count=\(pair[1]): give a whole number of moments, 1 or more")
+            }
+            count = number
+        default:
+            throw TimeModelError(.unparseable, "unknown option '\(pair[0])'; expected xRATE, before, after or count")
+        }
+    }
+
+    /// The sections around the strongest `count` moments of `analysis` whose sections do not
+    /// overlap, in time order, each with a line saying where it came from. Throws when the clip
+    /// has no moment.
+    public func sections(in analysis: MomentAnalysis) throws -> [(section: String, note: String)] {
+        var chosen: [(range: TimeRange, moment: Moment)] = []
+        for moment in analysis.moments where chosen.count < count {
+            let start = max(.zero, moment.time - before)
+            let end = analysis.duration.map { min($0, moment.time + after) } ?? moment.time + after
+            guard end > start else { continue }
+            let range = TimeRange(start: start, end: end)
+            if chosen.contains(where: { $0.range.start < range.end && range.start < $0.range.end }) { continue }
+            chosen.append((range, moment))
+        }
+        guard !chosen.isEmpty else {
+            throw TimeModelError(.invalidValue, "no moment found in \(analysis.path) (nothing moves or sounds sharply); "
+                                 + "give its sections by hand", subject: "section 'auto'")
+        }
+        return chosen.sorted { $0.range.start < $1.range.start }.map { range, moment in
+            let section = "\(range.start.exactDescription)-\(range.end.exactDescription)x\(rate)"
+            let frame = moment.frame.map { "frame \($0), " } ?? ""
+            let evidence = moment.foundBy.map(\.rawValue).joined(separator: " and ")
+            return (section, "section auto: the moment at \(moment.time.formattedSeconds()) s (\(frame)\(evidence), "
+                    + "score \(String(format: "%.2f", moment.score))) slowed as \(section)")
+        }
+    }
+}
