@@ -12,17 +12,8 @@ public final class Decoder {
     public let path: String?
     /// The packets and pictures it found damaged (see `damageReport`).
     private var damage = DecodeDamage()
-    /// The token its context's error messages are counted by, and how many it has met so far.
-    private let errorLogToken: UInt
-    private var errorsLogged = DecoderErrorLog.Count()
-    /// The time of the first packet since the decoder began or was reset: pictures before it
-    /// (an open GOP's leading pictures) lean on packets it never saw.
-    private var runStart: MediaTime?
-    /// Keyframes sent since the decoder began or was reset: after an IDR picture or a second
-    /// keyframe, every reference it needs is one it decoded, and a missing one means damage.
-    private var keyframesSent = 0
-    private var referencesComplete = false
-    private let randomAccess: RandomAccessPoint
+    /// Which of the error messages it logs are damage.
+    private var loggedErrors: DecoderErrorAttribution
 
     /// A decoder for stream `index` of an opened file. `threads` 0 lets FFmpeg choose.
     public convenience init(demuxer: Demuxer, stream index: Int, threads: Int = 0) throws(FFmpegError) {
@@ -41,9 +32,7 @@ public final class Decoder {
             throw FFmpegError(code: FFmpegError.outOfMemory.code, operation: "allocate decoder", path: path)
         }
         self.context = context
-        errorLogToken = DecoderErrorLog.register(context)
-        randomAccess = RandomAccessPoint(codec: parameters.pointee.codec_id, extradata: UnsafeRawBufferPointer(
-            start: parameters.pointee.extradata, count: Int(parameters.pointee.extradata_size)))
+        loggedErrors = DecoderErrorAttribution(context: context, parameters: parameters)
         try check(avcodec_parameters_to_context(context, parameters), "configure decoder", path: path)
         context.pointee.pkt_timebase = timeBase.avRational
         context.pointee.thread_count = Int32(threads)
@@ -51,18 +40,14 @@ public final class Decoder {
     }
 
     deinit {
-        DecoderErrorLog.forget(errorLogToken)
+        loggedErrors.forget()
         var doomed: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&doomed)
     }
 
     /// Sends one packet. The caller must receive all pending frames before the next send.
     public func send(_ packet: Packet) throws(FFmpegError) {
-        if runStart == nil { runStart = packet.presentationTime }
-        if packet.isKeyframe {
-            keyframesSent += 1
-            referencesComplete = referencesComplete || keyframesSent >= 2 || randomAccess.isClean(packet.data)
-        }
+        loggedErrors.sending(packet)
         let status = avcodec_send_packet(context, packet.pointer)
         countLoggedErrors(at: packet.presentationTime ?? packet.decodingTime)
         try check(status, "decode", path: path)
@@ -87,17 +72,10 @@ public final class Decoder {
     }
 
     /// Counts as damaged, at `time`, the packet or picture being decoded when the decoder has
-    /// logged errors since it was last asked: one decoding one thread logs them as it meets
-    /// the packet's data; with frame threads they are counted a few packets late. Errors about
-    /// the leading pictures of where decoding began, or about references in its first GOP
-    /// (which, in an open GOP, lean on pictures before it), are not damage.
+    /// logged errors that mean damage since it was last asked: one decoding on one thread logs
+    /// them as it meets the packet's data; with frame threads they are counted a few packets late.
     private func countLoggedErrors(at time: MediaTime?) {
-        let logged = DecoderErrorLog.count(errorLogToken)
-        guard logged != errorsLogged else { return }
-        let counts = logged.others > errorsLogged.others || referencesComplete
-        errorsLogged = logged
-        if let time, let runStart, time < runStart { return }
-        if counts { damage.record(at: time) }
+        if loggedErrors.newDamage(at: time) { damage.record(at: time) }
     }
 
     /// Sends one packet, like `send`, except that a packet whose data the decoder rejects is
@@ -140,9 +118,7 @@ public final class Decoder {
     /// Drops everything buffered, e.g. after a seek.
     public func reset() {
         avcodec_flush_buffers(context)
-        runStart = nil
-        keyframesSent = 0
-        referencesComplete = false
+        loggedErrors.restart()
     }
 
     /// The audio format the decoder produces (valid once it has been opened).

@@ -19,14 +19,7 @@ struct H264ParameterSetStore {
             guard offset < extradata.count else { break }
             let count = Int(extradata[offset]) & (kind == 0 ? 0x1F : 0xFF)
             offset += 1
-            for _ in 0..<count {
-                guard offset + 2 <= extradata.count else { break }
-                let size = Int(extradata[offset]) << 8 | Int(extradata[offset + 1])
-                offset += 2
-                guard offset + size <= extradata.count else { break }
-                take(nal: UnsafeRawBufferPointer(rebasing: extradata[offset..<offset + size]))
-                offset += size
-            }
+            NALUnits.forEachSized(in: extradata, count: count, from: &offset) { take(nal: $0) }
         }
     }
 

@@ -21,14 +21,7 @@ struct HEVCFraming: CodedFraming {
             guard offset + 3 <= extradata.count else { break }
             let count = Int(extradata[offset + 1]) << 8 | Int(extradata[offset + 2])
             offset += 3
-            for _ in 0..<count {
-                guard offset + 2 <= extradata.count else { break }
-                let size = Int(extradata[offset]) << 8 | Int(extradata[offset + 1])
-                offset += 2
-                guard offset + size <= extradata.count else { break }
-                _ = take(nal: UnsafeRawBufferPointer(rebasing: extradata[offset..<offset + size]))
-                offset += size
-            }
+            NALUnits.forEachSized(in: extradata, count: count, from: &offset) { _ = take(nal: $0) }
         }
     }
 

@@ -79,4 +79,19 @@ enum NALUnits {
         }
         return leading > 0 ? .strayBytes(count: leading) : nil
     }
+
+    /// Calls `body` with each of `count` units stored as a 2-byte big-endian size followed by
+    /// the unit (how `avcC` and `hvcC` hold parameter sets), from `offset`, which it moves past
+    /// them; stops at a size that runs past the end of `data`.
+    static func forEachSized(in data: UnsafeRawBufferPointer, count: Int, from offset: inout Int,
+                             _ body: (UnsafeRawBufferPointer) -> Void) {
+        for _ in 0..<count {
+            guard offset + 2 <= data.count else { return }
+            let size = Int(data[offset]) << 8 | Int(data[offset + 1])
+            offset += 2
+            guard offset + size <= data.count else { return }
+            body(UnsafeRawBufferPointer(rebasing: data[offset..<offset + size]))
+            offset += size
+        }
+    }
 }
