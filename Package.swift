@@ -70,7 +70,7 @@ let package = Package(
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
         .target(name: "SlomoInterchange", dependencies: ["SlomoCore", "SlomoScript", "SlomoMedia", "SlomoDetect"]),
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
-        .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "CCairo"]),
+        .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "SlomoDetect", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
         .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
         // Batches: a manifest's jobs planned and checked, a run folder of results, engines that
@@ -123,7 +123,8 @@ let package = Package(
         // The player driven from Swift: seeks, frame steps and rate changes, judged by its log.
         .testTarget(name: "SlomoPlaybackTests", dependencies: ["SlomoPlayback", "SlomoConcurrency", "SlomoMedia", "SlomoTestSupport"]),
         // The plots drawn by the library and by `plan --plot` and `inspect --plot`, read back.
-        .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "SlomoConcurrency", "SlomoMedia", "CCairo", "SlomoCLI", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoPlotTests", dependencies: ["SlomoPlot", "SlomoConcurrency", "SlomoMedia", "SlomoDetect", "CCairo", "SlomoCLI",
+                                                     "SlomoTestSupport"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -3,6 +3,7 @@ import Foundation
 import SlomoCore
 import SlomoDetect
 import SlomoMedia
+import SlomoPlot
 
 /// `slomo detect INPUT`: the moments worth slowing, strongest first.
 struct Detect: ParsableCommand {
@@ -20,6 +21,11 @@ struct Detect: ParsableCommand {
               slomo detect take.mov --count 3 --before 0.5 --after 0.25
               slomo detect take.mov --json | jq '.moments[0].time'
               slomo detect take.mov --json --curves > analysis.json
+              slomo detect take.mov --plot moments.png
+
+            --plot FILE draws each frame's local motion against time, the sound onsets (green, \
+            taller for a larger rise), the cuts (dashed) and the moments numbered by rank \
+            (.png, .svg or .pdf, by the extension); "plot: FILE" goes to stderr.
 
             A clip where nothing moves or sounds has no moment: "no moment found", status 0. \
             The JSON schema is documented in docs/detect.md.
@@ -45,12 +51,15 @@ struct Detect: ParsableCommand {
     @Option(help: ArgumentHelp("Seconds of a moment's section after it.", valueName: "seconds"))
     var after = "1"
 
+    @OptionGroup var plot: PlotOptions
+
     func validate() throws {
         guard count > 0 else { throw ValidationError("--count \(count): list at least one moment.") }
         if curves && !json { throw ValidationError("--curves adds to the JSON; give --json too.") }
     }
 
     func run() throws {
+        let plotFile = try plot.checkedFile()
         let detector = MomentDetector(before: try Self.seconds(before, option: "--before"),
                                       after: try Self.seconds(after, option: "--after"))
         let analysis = try detector.analyse(path: input)
@@ -60,6 +69,7 @@ struct Detect: ParsableCommand {
         } else {
             print(DetectTable(analysis, count: count).text)
         }
+        if let plotFile { try plot.draw(into: plotFile) { try MomentPlot(analysis).write(to: $0) } }
     }
 
     private static func seconds(_ text: String, option: String) throws -> MediaTime {

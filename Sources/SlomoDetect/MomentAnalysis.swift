@@ -16,4 +16,8 @@ public struct MomentAnalysis: Sendable, Codable {
     public var cuts: [MediaTime]
     /// The candidate moments, strongest first; empty when nothing moved or sounded.
     public var moments: [Moment]
+
+    /// Each frame's activity averaged over a sixtieth of a second, as the moments were picked
+    /// from it (what `slomo detect --plot` draws).
+    public var smoothedActivity: [Double] { MomentPicker.smoothed(motion) }
 }
