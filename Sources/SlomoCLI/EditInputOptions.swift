@@ -20,7 +20,8 @@ struct EditInputOptions: ParsableArguments {
 
     @Flag(help: ArgumentHelp("""
         Retime as the phone shows it: regions and rate from the .AAE/.SLM sidecar beside the movie, else from its \
-        capture-rate tag with Photos' defaults (85-210 fps: 0.25, from 210 fps: 0.125; export at 30 fps). Adds to --section.
+        capture-rate tag with Photos' rates (85-210 fps: 0.25, from 210 fps: 0.125; export at 30 fps) around the moment \
+        slomo detects. Adds to --section.
         """))
     var phone = false
 

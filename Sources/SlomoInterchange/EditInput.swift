@@ -54,7 +54,9 @@ public struct EditInput: Sendable {
     /// timeline carries its own, so giving sections with one is an error. Sources are read
     /// only for their durations and frame rates. Throws the errors of the file, the script, the
     /// timeline or the sections. With `phone`, the movie's slow motion as a phone keeps it
-    /// comes first, and `sections` add to it. A section `auto` (`AutoSection`) becomes the
+    /// comes first, and `sections` add to it; without a sidecar, its slow region is the one
+    /// around the strongest moment `MomentDetector` finds (Photos' middle of the clip when it
+    /// finds none). A section `auto` (`AutoSection`) becomes the
     /// sections around the moments `MomentDetector` finds in the movie, each said in `notes`.
     public init(path: String, sections: [String] = [], phone: Phone? = nil) throws {
         kind = Self.kind(of: path)
@@ -66,12 +68,24 @@ public struct EditInput: Sendable {
         switch kind {
         case .movie:
             let file = try MediaFile(path: path)
-            var all = try Self.detectingAuto(sections, in: path, notes: &notes)
+            // The moments are found once, for --section auto and --phone alike, and only if asked.
+            var analysis: MomentAnalysis?
+            let moments = { () throws -> MomentAnalysis in
+                if let analysis { return analysis }
+                let found = try MomentDetector().analyse(path: path)
+                analysis = found
+                return found
+            }
+            var all = try Self.detectingAuto(sections, moments: moments, notes: &notes)
             var settings = OutputSettings()
             if let phone {
-                guard let slowMotion = try PhoneSlowMotion.detect(in: file) else {
+                guard var slowMotion = try PhoneSlowMotion.detect(in: file) else {
                     throw TimeModelError(.missingFile, "has no slow-motion sidecar (.AAE, .SLM) beside it and no capture-rate "
                                          + "tag; give its sections by hand", subject: path)
+                }
+                if phone == .asShownOnThePhone, slowMotion.regionIsGuessed,
+                   let moment = try moments().moments.first {
+                    slowMotion = slowMotion.around(moment: moment.time, region: moment.section)
                 }
                 notes.append(slowMotion.summary)
                 switch phone {
@@ -100,11 +114,12 @@ public struct EditInput: Sendable {
         self.notes = notes
     }
 
-    /// `sections` with each `auto` replaced by the sections around the moments detected in the
-    /// movie at `path` (analysed once, however many ask), each noted.
-    private static func detectingAuto(_ sections: [String], in path: String, notes: inout [String]) throws -> [String] {
+    /// `sections` with each `auto` replaced by the sections around the movie's `moments`,
+    /// each noted.
+    private static func detectingAuto(_ sections: [String], moments: () throws -> MomentAnalysis,
+                                      notes: inout [String]) throws -> [String] {
         guard sections.contains(where: AutoSection.isAuto) else { return sections }
-        let analysis = try MomentDetector().analyse(path: path)
+        let analysis = try moments()
         return try sections.flatMap { text -> [String] in
             guard AutoSection.isAuto(text) else { return [text] }
             let found = try AutoSection(parsing: text).sections(in: analysis)

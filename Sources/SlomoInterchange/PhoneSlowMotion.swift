@@ -16,14 +16,20 @@ public struct PhoneSlowMotion: Hashable, Sendable {
         case sidecar(SlowMotionSidecar)
         /// The movie's capture-rate tag, with Photos' defaults.
         case captureRate(Double)
+        /// The movie's capture-rate tag for the rate, and the moment `MomentDetector` found at
+        /// this time for the region, in place of Photos' middle of the clip.
+        case captureRateAndMoment(Double, MediaTime)
 
-        /// `"IMG_0001.AAE (AAE 1.1)"` or `"the capture-rate tag (240 fps) and Photos' defaults"`.
+        /// `"IMG_0001.AAE (AAE 1.1)"`, `"the capture-rate tag (240 fps) and Photos' defaults"` or
+        /// `"the capture-rate tag (240 fps) and the moment detected at 1.200 s"`.
         public var description: String {
             switch self {
             case .sidecar(let sidecar):
                 return "\(URL(fileURLWithPath: sidecar.path).lastPathComponent) (\(sidecar.format))"
             case .captureRate(let fps):
                 return "the capture-rate tag (\(PhoneSlowMotion.number(fps)) fps) and Photos' defaults"
+            case .captureRateAndMoment(let fps, let moment):
+                return "the capture-rate tag (\(PhoneSlowMotion.number(fps)) fps) and the moment detected at \(moment.formattedSeconds()) s"
             }
         }
     }
@@ -68,6 +74,22 @@ public struct PhoneSlowMotion: Hashable, Sendable {
                                exportFrameRate: exportRate, alreadySlowed: slowed, captureFrameRate: capture)
     }
 
+    /// Whether the region is Photos' default guess (no sidecar, a slow capture rate): the
+    /// moment a detector finds is a better one (`around(moment:region:)`).
+    public var regionIsGuessed: Bool {
+        guard case .captureRate = origin else { return false }
+        return rate != .normal && !alreadySlowed
+    }
+
+    /// This slow motion with its one region set to `region` around a moment detected at
+    /// `moment`, in place of Photos' guess.
+    public func around(moment: MediaTime, region: TimeRange) -> PhoneSlowMotion {
+        var found = self
+        if case .captureRate(let fps) = origin { found.origin = .captureRateAndMoment(fps, moment) }
+        found.regions = [region]
+        return found
+    }
+
     /// The sections that play the regions at `rate`, with ramps (shortened to fit short
     /// regions), in section syntax; cut to `duration`. Empty when the file is already slowed
     /// (it plays slow as stored).
@@ -102,7 +124,7 @@ public struct PhoneSlowMotion: Hashable, Sendable {
 
     /// The JSON form `slomo inspect --json` prints under `phone` (docs/inspect-json.md).
     public struct JSON: Encodable, Sendable {
-        /// `sidecar` or `captureRate`.
+        /// `sidecar`, `captureRate` or `detectedMoment`.
         public var origin: String
         /// The sidecar's path and format (`AAE 1.1`, `AAE 1.0`, `SLM`), when there is one.
         public var sidecar: String?, sidecarFormat: String?
@@ -116,8 +138,13 @@ public struct PhoneSlowMotion: Hashable, Sendable {
     /// The JSON form of this slow motion.
     public var json: JSON {
         var sidecar: SlowMotionSidecar?
-        if case .sidecar(let found) = origin { sidecar = found }
-        return JSON(origin: sidecar == nil ? "captureRate" : "sidecar", sidecar: sidecar?.path, sidecarFormat: sidecar?.format,
+        var kind = "captureRate"
+        switch origin {
+        case .sidecar(let found): (sidecar, kind) = (found, "sidecar")
+        case .captureRateAndMoment: kind = "detectedMoment"
+        case .captureRate: break
+        }
+        return JSON(origin: kind, sidecar: sidecar?.path, sidecarFormat: sidecar?.format,
                     rate: rate.value.description,
                     regions: regions.map { ["start": $0.start.exactDescription, "end": $0.end.exactDescription] },
                     exportFrameRate: exportFrameRate.description, alreadySlowed: alreadySlowed)

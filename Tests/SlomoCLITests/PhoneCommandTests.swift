@@ -70,18 +70,29 @@ import Testing
         #expect(video["nb_frames"] as? String == "678", "22.6 s at 30 fps")
     }
 
-    /// Without a sidecar, an Android capture-rate tag of 240 fps gives Photos' defaults: rate
-    /// 0.125 over all but the first and last tenth.
-    @Test func withoutASidecarTheCaptureRateDefaultsApply() throws {
+    /// Without a sidecar, an Android capture-rate tag of 240 fps gives Photos' rate (0.125);
+    /// the region is the one around the strongest moment detected (the first beep, at 0.5 s:
+    /// 0-1.5 s), and Photos' middle of the clip (all but the first and last tenth) only when
+    /// nothing is detected.
+    @Test func withoutASidecarTheDetectedMomentOrPhotosDefaultsApply() throws {
         let folder = try FixtureCache.shared.scratchFolder("cli-phone-tag")
         let tagged = folder.appendingPathComponent("tagged.mp4").path
         try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", try Fixture.flashAndBeep.path, "-c", "copy",
                                   "-movflags", "use_metadata_tags", "-metadata", "com.android.capture.fps=240.000000", tagged])
         let (root, stderr) = try Self.plan([tagged, "--phone"])
-        #expect(stderr.contains("capture-rate tag (240 fps) and Photos' defaults: rate 0.125, 1 region(s) (1.000-9.000 s)"))
+        #expect(stderr.contains("capture-rate tag (240 fps) and the moment detected at 0.500 s: rate 0.125, 1 region(s) (0.000-1.500 s)"),
+                "\(stderr)")
         let segments = try #require(root["segments"] as? [[String: Any]])
-        #expect(segments.map { JSONTime.seconds($0["sourceStart"]) } == [0, 1, 1.2, 8.8, 9])
-        #expect(segments[2]["rate"] as? Double == 0.125)
+        #expect(segments.map { JSONTime.seconds($0["sourceStart"]) } == [0, 0.2, 1.3, 1.5])
+        #expect(segments[1]["rate"] as? Double == 0.125)
+
+        let still = try SyntheticClip(falls: [], sound: false).write(named: "still", in: folder)
+        let stillTagged = folder.appendingPathComponent("still-tagged.mp4").path
+        try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y", "-i", still.path, "-c", "copy",
+                                  "-movflags", "use_metadata_tags", "-metadata", "com.android.capture.fps=240.000000", stillTagged])
+        let (_, guessed) = try Self.plan([stillTagged, "--phone"])
+        #expect(guessed.contains("capture-rate tag (240 fps) and Photos' defaults: rate 0.125, 1 region(s) (0.200-1.800 s)"),
+                "\(guessed)")
     }
 
     @Test func phoneCombinesWithSections() throws {
