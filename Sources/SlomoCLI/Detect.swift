@@ -95,7 +95,7 @@ private struct DetectJSON: Encodable {
     init(_ analysis: MomentAnalysis, count: Int, curves: Bool) {
         path = analysis.path
         duration = analysis.duration
-        frames = analysis.motion.count
+        frames = analysis.frames
         moments = Array(analysis.moments.prefix(count))
         cuts = analysis.cuts
         onsets = analysis.onsets

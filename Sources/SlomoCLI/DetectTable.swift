@@ -29,7 +29,7 @@ struct DetectTable {
     }
 
     private var header: String {
-        var parts = [analysis.duration.map { "\($0.formattedSeconds()) s" } ?? "duration unknown", "\(analysis.motion.count) frames"]
+        var parts = [analysis.duration.map { "\($0.formattedSeconds()) s" } ?? "duration unknown", "\(analysis.frames) frames"]
         parts.append(analysis.onsets.count == 1 ? "1 sound onset" : "\(analysis.onsets.count) sound onsets")
         if !analysis.cuts.isEmpty {
             parts.append((analysis.cuts.count == 1 ? "1 cut at " : "\(analysis.cuts.count) cuts at ")

@@ -31,7 +31,8 @@ extension FrameMotion {
         let estimate = GlobalShift.between(previous, current)
         let still = Self.blockChanges(previous, current, shift: .none)
         var shift = GlobalShift.none, changes = still
-        if estimate != .none {
+        // A shift under a quarter of a pixel moves too little to be worth a second pass.
+        if abs(estimate.dx) >= 0.25 || abs(estimate.dy) >= 0.25 {
             let moved = Self.blockChanges(previous, current, shift: estimate)
             if Self.median(moved) + 0.5 < Self.median(still) { (shift, changes) = (estimate, moved) }
         }

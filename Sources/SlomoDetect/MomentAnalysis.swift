@@ -7,7 +7,10 @@ public struct MomentAnalysis: Sendable, Codable {
     public var path: String
     /// The clip's duration, when known.
     public var duration: MediaTime?
-    /// Every frame's motion, in presentation order.
+    /// The video's frames.
+    public var frames: Int
+    /// The motion measured, in presentation order: every frame around the moments, elsewhere
+    /// (with B-frames) only the pictures others refer to, each scaled to one frame interval.
     public var motion: [FrameMotion]
     /// The sharp onsets of the sound, in time order.
     public var onsets: [SoundOnset]
@@ -20,4 +23,11 @@ public struct MomentAnalysis: Sendable, Codable {
     /// Each frame's activity averaged over a sixtieth of a second, as the moments were picked
     /// from it (what `slomo detect --plot` draws).
     public var smoothedActivity: [Double] { MomentPicker.smoothed(motion) }
+
+    /// The smoothed activity measured nearest to `time`; 0 without motion measured.
+    public func smoothedActivity(at time: MediaTime) -> Double {
+        let activity = smoothedActivity
+        let distance = { (index: Int) in abs((motion[index].time - time).doubleSeconds) }
+        return motion.indices.min { distance($0) < distance($1) }.map { activity[$0] } ?? 0
+    }
 }

@@ -29,19 +29,20 @@ public struct MomentDetector: Sendable {
         let listener = PipelineWorker("slomo detect sound", scope: LiveObjects.currentScope) {
             sound = try SoundAnalysis(of: file, interrupt: interrupt)
         }
-        let motion: [FrameMotion]
+        let picker = MomentPicker(before: before, after: after, duration: file.duration)
+        let pictures: MotionAnalysis
         do {
-            motion = try MotionAnalysis.frames(of: file, interrupt: interrupt)
+            pictures = try MotionAnalysis(of: file, picker: picker, interrupt: interrupt)
         } catch {
             listener.join()
             throw error
         }
         if let error = listener.join() { throw error }
         let onsets = sound?.onsets ?? []
-        let picker = MomentPicker(before: before, after: after, duration: file.duration)
+        let motion = pictures.motion
         let cuts = picker.cuts(in: motion)
-        return MomentAnalysis(path: path, duration: file.duration, motion: motion, onsets: onsets,
-                              cuts: cuts.map { motion[$0].time },
-                              moments: picker.moments(motion: motion, onsets: onsets, cuts: cuts))
+        return MomentAnalysis(path: path, duration: file.duration, frames: pictures.frameTimes.count, motion: motion,
+                              onsets: onsets, cuts: cuts.map { motion[$0].time },
+                              moments: picker.moments(motion: motion, onsets: onsets, cuts: cuts, frameTimes: pictures.frameTimes))
     }
 }

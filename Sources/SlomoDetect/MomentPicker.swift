@@ -32,8 +32,16 @@ struct MomentPicker {
         }
     }
 
-    /// The moments of the measurements, strongest first.
-    func moments(motion: [FrameMotion], onsets: [SoundOnset], cuts: [Int]) -> [Moment] {
+    /// The frames (indices into `motion`) where each peak of local motion ends, away from `cuts`.
+    func motionEnds(in motion: [FrameMotion], avoiding cuts: [Int]) -> [Int] {
+        let activity = Self.smoothed(motion)
+        return Array(Set(motionPeaks(activity, motion, avoiding: cuts).compactMap { end(ofPeak: $0, smoothed: activity, in: motion) }))
+            .sorted()
+    }
+
+    /// The moments of the measurements, strongest first; `frameTimes` are every frame's times,
+    /// by which a moment's frame is numbered and an onset tied to the frame shown then.
+    func moments(motion: [FrameMotion], onsets: [SoundOnset], cuts: [Int], frameTimes: [MediaTime]) -> [Moment] {
         let activity = Self.smoothed(motion)
         let peakActivity = motionPeaks(activity, motion, avoiding: cuts).compactMap { peak in
             end(ofPeak: peak, smoothed: activity, in: motion).map { (frame: $0, activity: activity[peak]) }
@@ -45,33 +53,50 @@ struct MomentPicker {
         var found: [Moment] = []
         for onset in onsets {
             let soundScore = min(1, onset.rise / 40)
-            let frame = frameIndex(containing: onset.time, in: motion)
+            let frame = frameTimes.lastIndex { $0 <= onset.time } ?? (frameTimes.isEmpty ? nil : 0)
             let partner = peaks.filter { !used.contains($0) }.min { a, b in
                 abs((motion[a].time - onset.time).doubleSeconds) < abs((motion[b].time - onset.time).doubleSeconds)
             }.flatMap { abs((motion[$0].time - onset.time).doubleSeconds) <= Self.agreement ? $0 : nil }
             if let partner { used.insert(partner) }
             let motionScore = partner.map { strength[$0]! / strongest } ?? 0
-            found.append(moment(at: frame.map { motion[$0].time } ?? onset.time, frame: frame,
+            found.append(moment(at: frame.map { frameTimes[$0] } ?? onset.time, frame: frame,
                                 score: soundScore + motionScore, by: partner == nil ? [.sound] : [.motion, .sound],
                                 onset: onset.time))
         }
         for peak in Set(peaks).subtracting(used) {
-            found.append(moment(at: motion[peak].time, frame: peak, score: strength[peak]! / strongest, by: [.motion], onset: nil))
+            let time = motion[peak].time
+            found.append(moment(at: time, frame: Self.number(of: time, in: frameTimes), score: strength[peak]! / strongest,
+                                by: [.motion], onset: nil))
         }
         return found.sorted { $0.score > $1.score || ($0.score == $1.score && $0.time < $1.time) }
     }
 
-    /// Each frame's activity averaged over the frames of a sixtieth of a second around it: at
+    /// The number of the frame at `time` among `frameTimes` (sorted).
+    private static func number(of time: MediaTime, in frameTimes: [MediaTime]) -> Int? {
+        var low = 0, high = frameTimes.count
+        while low < high {
+            let middle = (low + high) / 2
+            if frameTimes[middle] < time { low = middle + 1 } else { high = middle }
+        }
+        return low < frameTimes.count ? low : nil
+    }
+
+    /// Each frame's activity averaged over the frames within a 120th of a second of it: at
     /// 240 fps a slow object moves a whole pixel only every few frames, and its activity
     /// flickers between nothing and something; a 60 fps camera would have seen it move steadily.
     static func smoothed(_ motion: [FrameMotion]) -> [Double] {
-        guard motion.count > 2 else { return motion.map(\.activity) }
-        let intervals = zip(motion.dropFirst(), motion).map { ($0.time - $1.time).doubleSeconds }.sorted()
-        let interval = intervals[intervals.count / 2]
-        let half = interval > 0 ? max(0, Int((1.0 / 60 / interval).rounded()) / 2) : 0
+        var start = 0, end = 0, sum = 0.0
         return motion.indices.map { index in
-            let window = max(0, index - half)...min(motion.count - 1, index + half)
-            return window.reduce(0) { $0 + motion[$1].activity } / Double(window.count)
+            let time = motion[index].time.doubleSeconds
+            while end < motion.count && motion[end].time.doubleSeconds <= time + 1.0 / 120 + 1e-9 {
+                sum += motion[end].activity
+                end += 1
+            }
+            while motion[start].time.doubleSeconds < time - 1.0 / 120 - 1e-9 {
+                sum -= motion[start].activity
+                start += 1
+            }
+            return sum / Double(end - start)
         }
     }
 
@@ -109,11 +134,6 @@ struct MomentPicker {
             guard drop < motion.count, (motion[drop].time - motion[peak].time).doubleSeconds <= Self.settling else { return nil }
         }
         return (peak...min(motion.count - 1, drop + 2)).last { motion[$0].activity >= half } ?? drop
-    }
-
-    /// The frame shown at `time`: the last whose presentation time is not after it.
-    private func frameIndex(containing time: MediaTime, in motion: [FrameMotion]) -> Int? {
-        motion.lastIndex { $0.time <= time } ?? (motion.isEmpty ? nil : 0)
     }
 
     private func moment(at time: MediaTime, frame: Int?, score: Double, by evidence: [Moment.Evidence],

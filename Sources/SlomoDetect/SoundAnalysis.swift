@@ -26,7 +26,8 @@ struct SoundAnalysis {
         var hop = 0, window = 0
         var history: [Float] = []            // squared samples of the last window
         var sum: Float = 0, filled = 0, sinceLast = 0
-        let origin = audio.startTime ?? .zero
+        // Times are the clip's (from the video's start), as sections and frames are.
+        let origin = file.clipOrigin
         var startTime: MediaTime?
         while let frame = try reader.next() {
             try interrupt()

@@ -70,7 +70,7 @@ public struct MomentPlot: Sendable {
             }
             if points.count > 1 { canvas.stroke(points, Self.curve, width: metrics.curveWidth) }
             for (rank, moment) in analysis.moments.enumerated() {
-                let value = moment.frame.map { activity[$0] } ?? 0
+                let value = analysis.smoothedActivity(at: moment.time)
                 let point = Point(x: layout.time.pixel(moment.time.doubleSeconds), y: layout.activity.pixel(value))
                 canvas.dot(at: point, radius: 5 * metrics.scale, .alert, outline: .white)
                 canvas.text("\(rank + 1)", at: Point(x: point.x, y: point.y - 2 * metrics.gap), size: metrics.noteSize, .alert,
@@ -84,7 +84,7 @@ public struct MomentPlot: Sendable {
 
     /// Frames, onsets, cuts and the strongest moment.
     var subtitle: String {
-        var parts = ["\(analysis.motion.count) frames", analysis.onsets.count == 1 ? "1 sound onset" : "\(analysis.onsets.count) sound onsets",
+        var parts = ["\(analysis.frames) frames", analysis.onsets.count == 1 ? "1 sound onset" : "\(analysis.onsets.count) sound onsets",
                      analysis.cuts.count == 1 ? "1 cut" : "\(analysis.cuts.count) cuts"]
         if let best = analysis.moments.first {
             parts.append("strongest at \(best.time.formattedSeconds()) s" + (best.frame.map { " (frame \($0))" } ?? "")

@@ -39,6 +39,20 @@ import Testing
         #expect(section == TimeRange(start: MediaTime(value: 1, timescale: 5), end: MediaTime(value: 2, timescale: 1)))
     }
 
+    /// With B-frames the first pass measures only the pictures others refer to, and every
+    /// frame around where motion ends: the landing keeps its exact frame.
+    @Test func landingIsExactWithBFrames() throws {
+        let analysis = try Self.analyse(SyntheticClip(bFrames: true), "landing-b-frames")
+        Self.expectLanding(analysis.moments.first, at: 1.2, foundBy: [.motion, .sound])
+        #expect(analysis.frames == 480)
+        #expect(analysis.motion.count < 400, "the first pass skipped pictures: \(analysis.motion.count) measured")
+        // The first pass finds where motion ends to within a few frames; the second measures
+        // 60 ms either side of that: at least every frame within 30 ms of the landing (281–295).
+        let around = analysis.motion.filter { abs($0.time.doubleSeconds - 1.2) <= 0.03 }
+        #expect(around.count == 15, "every frame within 30 ms of the landing: \(around.count)")
+        print("B-frames: \(analysis.motion.count) of \(analysis.frames) frames measured")
+    }
+
     @Test func panningCameraIsNotAction() throws {
         let pan = try Self.analyse(SyntheticClip(falls: [], background: .panning, sound: false), "pan-only")
         #expect(pan.moments.isEmpty, "a pan alone: \(pan.moments)")

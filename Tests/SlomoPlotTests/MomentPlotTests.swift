@@ -20,7 +20,7 @@ import Testing
         let image = try PNGImage(path: path)
         let layout = plot.layout(.standard)
 
-        let dot = layout.activity.pixel(analysis.smoothedActivity[try #require(moment.frame)])
+        let dot = layout.activity.pixel(analysis.smoothedActivity(at: moment.time))
         let x = layout.time.pixel(moment.time.doubleSeconds)
         #expect(!image.rows(x: x, dot - 3 ... dot + 3, matching: .alert, tolerance: 30).isEmpty, "no red moment at 1.2 s")
         #expect(!image.rows(x: x, layout.panel.lowerRows, matching: MomentPlot.onset, tolerance: 30).isEmpty, "no onset tick")

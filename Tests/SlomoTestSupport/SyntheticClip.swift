@@ -33,12 +33,17 @@ public struct SyntheticClip: Sendable {
     public var background: Background
     public var duration: Double
     public var sound: Bool
+    /// Encoded with B-frames (x264 veryfast, 3 of them), as cameras and phones do; without,
+    /// every picture is a reference.
+    public var bFrames: Bool
 
-    public init(falls: [Fall] = [Fall()], background: Background = .plain, duration: Double = 2, sound: Bool = true) {
+    public init(falls: [Fall] = [Fall()], background: Background = .plain, duration: Double = 2, sound: Bool = true,
+                bFrames: Bool = false) {
         self.falls = falls
         self.background = background
         self.duration = duration
         self.sound = sound
+        self.bFrames = bFrames
     }
 
     public static let rate = 240
@@ -68,7 +73,8 @@ public struct SyntheticClip: Sendable {
             maps += ["-map", "\(falls.count + 1)", "-c:a", "pcm_s16le"]
         }
         try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y"] + inputs + ["-filter_complex", graph] + maps
-                       + ["-frames:v", "\(frames)", "-c:v", "libx264", "-preset", "ultrafast", "-crf", "18", url.path])
+                       + ["-frames:v", "\(frames)", "-c:v", "libx264"] + (bFrames ? ["-preset", "veryfast", "-bf", "3"] : ["-preset", "ultrafast"])
+                       + ["-crf", "18", url.path])
         return url
     }
 
