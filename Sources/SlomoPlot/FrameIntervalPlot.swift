@@ -12,8 +12,7 @@ public struct FrameIntervalPlot: Sendable {
     /// A plot of `intervals`, titled `Frame intervals of NAME` unless a `title` is given.
     public init(_ intervals: FrameIntervals, title: String? = nil) {
         self.intervals = intervals
-        let name = intervals.path.split(separator: "/").last.map(String.init) ?? intervals.path
-        self.title = title ?? "Frame intervals of \(name)"
+        self.title = title ?? "Frame intervals of \(fileName(intervals.path))"
     }
 
     /// Draws the plot into `file` (see `PlotFile` for formats, sizes and overwriting).

@@ -14,8 +14,7 @@ public struct MomentPlot: Sendable {
     /// A plot of `analysis`, titled `Moments of NAME` unless a `title` is given.
     public init(_ analysis: MomentAnalysis, title: String? = nil) {
         self.analysis = analysis
-        let name = analysis.path.split(separator: "/").last.map(String.init) ?? analysis.path
-        self.title = title ?? "Moments of \(name)"
+        self.title = title ?? "Moments of \(fileName(analysis.path))"
     }
 
     /// Draws the plot into `file` (see `PlotFile` for formats, sizes and overwriting).

@@ -9,7 +9,7 @@ public enum PlotFormat: String, CaseIterable, Hashable, Sendable {
 
     /// The format named by `path`'s extension (case-insensitive); throws `.unknownFormat`.
     public init(path: String) throws(PlotError) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let name = fileName(path)
         let dot = name.lastIndex(of: ".")
         let fileExtension = dot.map { String(name[name.index(after: $0)...]).lowercased() } ?? ""
         guard let format = PlotFormat(rawValue: fileExtension) else {

@@ -16,7 +16,7 @@ public struct TimeMapPlot: Sendable {
     /// A plot of `plan`, titled `Time map of NAME` unless a `title` is given.
     public init(_ plan: Plan, title: String? = nil) {
         self.plan = plan
-        let names = plan.clips.map { $0.source.split(separator: "/").last.map(String.init) ?? $0.source }
+        let names = plan.clips.map { fileName($0.source) }
         self.title = title ?? (names.count == 1 ? "Time map of \(names[0])" : "Time map of \(names.count) clips")
     }
 
