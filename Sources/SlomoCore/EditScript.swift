@@ -19,6 +19,9 @@ public struct EditScript: Hashable, Sendable {
         public var end: SectionSpec.Position
         /// The clip's sections, in the source's time.
         public var sections: [SectionSpec]
+        /// Sections to be found in the source (`auto` in the script): the moments detected
+        /// become sections before the script becomes a composition (`EditInput` does it).
+        public var autoSections: [AutoSection] = []
 
         /// A clip of `source` from `start` to `end`.
         public init(source: String, start: SectionSpec.Position = .time(.zero), end: SectionSpec.Position = .end,
@@ -69,12 +72,16 @@ public struct EditScript: Hashable, Sendable {
     /// The composition this script describes, given each clip's source information (in clip
     /// order; `sources[i]` for `clips[i]`). Errors name the document path of the offending
     /// clip or section (`clips[1].sections[0]`), and a section past the end gives the clip's
-    /// duration.
+    /// duration. A clip with `autoSections` left is an error: detection needs the source.
     public func composition(sources: [SourceInfo]) throws -> Composition {
         precondition(sources.count == clips.count, "one SourceInfo per clip")
         var composition = Composition()
         for (index, (clip, info)) in zip(clips, sources).enumerated() {
             let path = "clips[\(index)]"
+            guard clip.autoSections.isEmpty else {
+                throw TimeModelError(.invalidValue, "has sections to detect (auto): find its moments first "
+                                     + "(EditInput, or SlomoDetect's MomentDetector and AutoSection)", subject: "\(path).sections")
+            }
             let file = TimeRange(start: .zero, duration: info.duration)
             let start = try TimeModelError.located("\(path).start") { try clip.start.time(in: file, frameRate: info.frameRate) }
             let end = try TimeModelError.located("\(path).end") { try clip.end.time(in: file, frameRate: info.frameRate) }

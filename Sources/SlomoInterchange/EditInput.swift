@@ -103,7 +103,17 @@ public struct EditInput: Sendable {
             composition = try Composition(retiming: file, sections: all)
             output = settings
         case .script:
-            let script = try EditScript(contentsOf: path)
+            var script = try EditScript(contentsOf: path)
+            for index in script.clips.indices where !script.clips[index].autoSections.isEmpty {
+                let clip = script.clips[index]
+                let analysis = try MomentDetector().analyse(path: script.sourcePath(of: clip))
+                for auto in clip.autoSections {
+                    let found = try auto.sections(in: analysis)
+                    notes += found.map { "\(path): clips[\(index)]: \($0.note)" }
+                    script.clips[index].sections += try found.map { try SectionSpec(parsing: $0.section) }
+                }
+                script.clips[index].autoSections = []
+            }
             let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
             composition = try script.composition(sources: sources)
             output = script.output

@@ -24,7 +24,18 @@ extension EditScript {
         var clip = Clip(source: try keys["source"]!.string("a file path"))
         if let start = keys["start"] { clip.start = try start.position() }
         if let end = keys["end"] { clip.end = try end.position() }
-        let sectionNodes = try keys["sections"]?.sequence() ?? []
+        var sectionNodes: [DocumentNode] = []
+        for node in try keys["sections"]?.sequence() ?? [] {
+            if node.isString, case let text = try node.text("a section"), AutoSection.isAuto(text) {
+                do {
+                    clip.autoSections.append(try AutoSection(parsing: text))
+                } catch let error as TimeModelError {
+                    throw error.inDocument(node.path)
+                }
+            } else {
+                sectionNodes.append(node)
+            }
+        }
         clip.sections = try sectionNodes.map(section)
         // Sections whose edges are both times can be checked against each other now.
         let timed = try zip(clip.sections, sectionNodes).compactMap { spec, node -> Section? in

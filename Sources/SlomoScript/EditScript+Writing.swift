@@ -30,7 +30,8 @@ extension EditScript.Clip {
         var keys: [(String, DocumentValue)] = [("source", .text(source))]
         if start != .time(.zero) { keys.append(("start", DocumentValue(start))) }
         if end != .end { keys.append(("end", DocumentValue(end))) }
-        if !sections.isEmpty { keys.append(("sections", .sequence(sections.map(\.document)))) }
+        let listed = sections.map(\.document) + autoSections.map { DocumentValue.text($0.text) }
+        if !listed.isEmpty { keys.append(("sections", .sequence(listed))) }
         return .mapping(keys)
     }
 }

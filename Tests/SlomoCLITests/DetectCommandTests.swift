@@ -59,6 +59,35 @@ import Testing
         #expect(abs(length - 7.4) < 0.005, "0.2-2 at 0.25 lasts 7.2 s: 7.4 s in all, got \(length)")
     }
 
+    /// `auto:count=2` on two landings slows both, each around its own landing, in time order.
+    @Test func autoCountSlowsTheStrongestMoments() throws {
+        let folder = try FixtureCache.shared.scratchFolder("detect-count")
+        let clip = try SyntheticClip(falls: [SyntheticClip.Fall(x: 40, size: 16, landing: 1.25, click: 0.1),
+                                             SyntheticClip.Fall(x: 220, size: 40, landing: 2.6, click: 0.8)], duration: 3)
+            .write(named: "two", in: folder)
+        let plan = try Slomo.run(["plan", clip.path, "--section", "auto:x0.5:before=0.25:after=0.25:count=2"])
+        #expect(plan.status == 0, "\(plan.standardError)")
+        let notes = plan.standardError.split(separator: "\n").filter { $0.hasPrefix("section auto:") }
+        #expect(notes.count == 2)
+        #expect(notes.first?.hasSuffix("slowed as 1-1.5x0.5") == true, "\(notes)")
+        #expect(notes.last?.hasSuffix("slowed as 2.35-2.85x0.5") == true, "\(notes)")
+    }
+
+    /// `auto` in an edit script's sections: the same section, said with the script's path and
+    /// the clip's place, and the retimed length it makes.
+    @Test func autoInAnEditScript() throws {
+        let folder = try FixtureCache.shared.scratchFolder("detect-script")
+        let script = folder.appendingPathComponent("edit.yaml")
+        try "slomo: 1\nclips:\n  - source: \(Self.landing.path)\n    sections: [auto]\n".write(to: script, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("slow.mov").path
+        let retime = try Slomo.run(["retime", script.path, "-o", output])
+        #expect(retime.status == 0, "\(retime.standardError)")
+        #expect(retime.standardError.contains("\(script.path): clips[0]: section auto: the moment at 1.200 s (frame 288, "
+                                              + "motion and sound, score 2.00) slowed as 0.2-2x0.25"), "\(retime.standardError)")
+        let duration = try #require((try FFprobe(output).stream("video")?["duration"] as? String).flatMap(Double.init))
+        #expect(abs(duration - 7.4) < 0.005, "\(duration)")
+    }
+
     @Test func noMomentIsSaid() throws {
         let folder = try FixtureCache.shared.scratchFolder("detect-nothing")
         let still = try SyntheticClip(falls: [], sound: false).write(named: "still", in: folder)

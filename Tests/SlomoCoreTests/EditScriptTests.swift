@@ -66,6 +66,27 @@ import SlomoScript
         #expect(yaml.contains("start: 1.5"))
     }
 
+    /// `auto` among a clip's sections (the moments `slomo detect` finds, resolved by
+    /// `EditInput`) is kept as written, read back equal, and refused by `composition` until
+    /// resolved; a malformed one names its place.
+    @Test func autoSectionsAreKeptUntilResolved() throws {
+        let text = "slomo: 1\nclips:\n  - source: take.mov\n    sections: [1-2x0.5, \"auto:x0.25:count=2\"]\n"
+        let script = try EditScript(parsing: text)
+        #expect(script.clips[0].sections.map(\.description) == ["1-2x0.5"])
+        #expect(script.clips[0].autoSections.map(\.text) == ["auto:x0.25:count=2"])
+        #expect(script.clips[0].autoSections.first?.count == 2)
+        #expect(try EditScript(parsing: script.yaml()) == script)
+        #expect(try EditScript(parsing: script.json()) == script)
+        let unresolved = #expect(throws: TimeModelError.self) {
+            try script.composition(sources: [EditScript.SourceInfo(duration: MediaTime(value: 10, timescale: 1), frameRate: Rational(240))])
+        }
+        #expect(unresolved?.subject == "clips[0].sections")
+        let bad = #expect(throws: TimeModelError.self) {
+            try EditScript(parsing: "slomo: 1\nclips:\n  - source: take.mov\n    sections: [\"auto:before=-1\"]\n")
+        }
+        #expect(bad?.subject?.hasPrefix("clips[0].sections[0]") == true, "\(String(describing: bad))")
+    }
+
     @Test func loadsAndSavesFilesRelativeToTheScript() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-script-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder + "/takes", withIntermediateDirectories: true)

@@ -1,11 +1,12 @@
-import Foundation
-import SlomoCore
 
-/// `--section auto`: sections around the moments `MomentDetector` finds, in the section syntax
-/// everything else reads. `auto` slows the strongest moment at 0.25 from 1 s before it to 1 s
+/// `--section auto` (and `auto` in an edit script's sections): sections around the moments
+/// SlomoDetect's `MomentDetector` finds, which turns them into the section syntax everything
+/// else reads (`sections(in:)` there). `auto` slows the strongest moment at 0.25 from 1 s before it to 1 s
 /// after; `auto:x0.5:before=0.5:after=0.25` chooses the rate and the span; `auto:count=3` the
 /// three strongest whose sections do not overlap.
-public struct AutoSection: Sendable, Equatable {
+public struct AutoSection: Hashable, Sendable, CustomStringConvertible {
+    /// The text it was read from (`auto:x0.5`).
+    public let text: String
     /// The rate, as written (`0.25`, `1/8`).
     public var rate = "0.25"
     public var before = MediaTime(value: 1, timescale: 1)
@@ -19,6 +20,7 @@ public struct AutoSection: Sendable, Equatable {
     /// Parses `auto[:xRATE][:before=S][:after=S][:count=N]`; errors name the section as
     /// syntax (`section 'auto:x9'`), like any section's.
     public init(parsing text: String) throws {
+        self.text = text
         guard Self.isAuto(text) else {
             throw TimeModelError(.unparseable, "expected auto[:xRATE][:before=S][:after=S][:count=N]", section: .syntax(text))
         }
@@ -30,6 +32,8 @@ public struct AutoSection: Sendable, Equatable {
             }
         }
     }
+
+    public var description: String { text }
 
     private mutating func take(_ field: String) throws {
         if field.hasPrefix("x") {
@@ -54,32 +58,6 @@ public struct AutoSection: Sendable, Equatable {
             count = number
         default:
             throw TimeModelError(.unparseable, "unknown option '\(pair[0])'; expected xRATE, before, after or count")
-        }
-    }
-
-    /// The sections around the strongest `count` moments of `analysis` whose sections do not
-    /// overlap, in time order, each with a line saying where it came from. Throws when the clip
-    /// has no moment.
-    public func sections(in analysis: MomentAnalysis) throws -> [(section: String, note: String)] {
-        var chosen: [(range: TimeRange, moment: Moment)] = []
-        for moment in analysis.moments where chosen.count < count {
-            let start = max(.zero, moment.time - before)
-            let end = analysis.duration.map { min($0, moment.time + after) } ?? moment.time + after
-            guard end > start else { continue }
-            let range = TimeRange(start: start, end: end)
-            if chosen.contains(where: { $0.range.start < range.end && range.start < $0.range.end }) { continue }
-            chosen.append((range, moment))
-        }
-        guard !chosen.isEmpty else {
-            throw TimeModelError(.invalidValue, "no moment found in \(analysis.path) (nothing moves or sounds sharply); "
-                                 + "give its sections by hand", subject: "section 'auto'")
-        }
-        return chosen.sorted { $0.range.start < $1.range.start }.map { range, moment in
-            let section = "\(range.start.exactDescription)-\(range.end.exactDescription)x\(rate)"
-            let frame = moment.frame.map { "frame \($0), " } ?? ""
-            let evidence = moment.foundBy.map(\.rawValue).joined(separator: " and ")
-            return (section, "section auto: the moment at \(moment.time.formattedSeconds()) s (\(frame)\(evidence), "
-                    + "score \(String(format: "%.2f", moment.score))) slowed as \(section)")
         }
     }
 }
