@@ -20,12 +20,7 @@ struct DetectTable {
              String(format: "%.2f", moment.score), moment.foundBy.map(\.rawValue).joined(separator: ", "),
              "\(moment.section.start.exactDescription)-\(moment.section.end.exactDescription)x0.25"]
         }
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        lines += rows.map { row in
-            zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                .trimmingCharacters(in: .whitespaces)
-        }
-        return lines.joined(separator: "\n")
+        return (lines + TextColumns.lines(rows)).joined(separator: "\n")
     }
 
     private var header: String {

@@ -82,7 +82,6 @@ struct PlanCommand: ParsableCommand {
             if showClip { row.insert("\(segment.clip + 1)", at: 1) }
             rows.append(row)
         }
-        let widths = header.indices.map { column in rows.map { $0[column].count }.max()! }
         var lines: [String] = []
         for (index, clip) in plan.clips.enumerated() {
             let name = showClip ? "clip \(index + 1): \(clip.source)" : clip.source
@@ -92,15 +91,8 @@ struct PlanCommand: ParsableCommand {
             }
             lines.append("\(name), \(seconds(clip.sourceStart))-\(seconds(clip.sourceEnd)) s\(rate)")
         }
-        let numeric = Set([0] + Array(header.count - 4 ..< header.count - 1))
-        for row in rows {
-            let cells = row.indices.map { column -> String in
-                let pad = String(repeating: " ", count: widths[column] - row[column].count)
-                return numeric.contains(column) ? pad + row[column] : row[column] + pad
-            }
-            // Only trailing blanks go: the first column is right-aligned (` 9` above `10`).
-            lines.append(String(cells.joined(separator: "  ").reversed().drop { $0 == " " }.reversed()))
-        }
+        // The first column is right-aligned (` 9` above `10`), and the frame counts and rates.
+        lines += TextColumns.lines(rows, rightAligned: Set([0] + Array(header.count - 4 ..< header.count - 1)))
         var total = "total output duration: \(seconds(plan.outputDuration)) s"
         if let frames = plan.outputFrames, let rate = plan.cfrFrameRate { total += ", \(frames) frames at \(rate) fps" }
         return (lines + [total]).joined(separator: "\n")

@@ -34,18 +34,21 @@ struct MomentPicker {
 
     /// The frames (indices into `motion`) where each peak of local motion ends, away from `cuts`.
     func motionEnds(in motion: [FrameMotion], avoiding cuts: [Int]) -> [Int] {
+        Set(endedPeaks(motion, avoiding: cuts).map(\.frame)).sorted()
+    }
+
+    /// Each peak of (smoothed) local motion that ends: the frame where it ends, and its height.
+    private func endedPeaks(_ motion: [FrameMotion], avoiding cuts: [Int]) -> [(frame: Int, activity: Double)] {
         let activity = Self.smoothed(motion)
-        return Array(Set(motionPeaks(activity, motion, avoiding: cuts).compactMap { end(ofPeak: $0, smoothed: activity, in: motion) }))
-            .sorted()
+        return motionPeaks(activity, motion, avoiding: cuts).compactMap { peak in
+            end(ofPeak: peak, smoothed: activity, in: motion).map { (frame: $0, activity: activity[peak]) }
+        }
     }
 
     /// The moments of the measurements, strongest first; `frameTimes` are every frame's times,
     /// by which a moment's frame is numbered and an onset tied to the frame shown then.
     func moments(motion: [FrameMotion], onsets: [SoundOnset], cuts: [Int], frameTimes: [MediaTime]) -> [Moment] {
-        let activity = Self.smoothed(motion)
-        let peakActivity = motionPeaks(activity, motion, avoiding: cuts).compactMap { peak in
-            end(ofPeak: peak, smoothed: activity, in: motion).map { (frame: $0, activity: activity[peak]) }
-        }
+        let peakActivity = endedPeaks(motion, avoiding: cuts)
         let peaks = peakActivity.map(\.frame)
         let strength = Dictionary(peakActivity.map { ($0.frame, $0.activity) }, uniquingKeysWith: max)
         let strongest = peakActivity.map(\.activity).max() ?? 1

@@ -104,9 +104,12 @@ public struct EditInput: Sendable {
             output = settings
         case .script:
             var script = try EditScript(contentsOf: path)
+            var analyses: [String: MomentAnalysis] = [:]        // one per source, however many clips cut it
             for index in script.clips.indices where !script.clips[index].autoSections.isEmpty {
                 let clip = script.clips[index]
-                let analysis = try MomentDetector().analyse(path: script.sourcePath(of: clip))
+                let source = script.sourcePath(of: clip)
+                let analysis = try analyses[source] ?? MomentDetector().analyse(path: source)
+                analyses[source] = analysis
                 for auto in clip.autoSections {
                     let found = try auto.sections(in: analysis)
                     notes += found.map { "\(path): clips[\(index)]: \($0.note)" }

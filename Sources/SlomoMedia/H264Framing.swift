@@ -13,14 +13,7 @@ struct H264Framing: CodedFraming {
     private static func isReserved(_ type: Int) -> Bool { [0, 16, 17, 18, 22, 23].contains(type) || type >= 24 }
 
     mutating func problem(in packet: UnsafeRawBufferPointer) -> String? {
-        var found: String?
-        var slices = 0
-        let tiling = NALUnits.forEach(in: packet, framing: sets.framing) { nal in
-            guard found == nil else { return }
-            found = problem(inUnit: nal, slices: &slices)
-        }
-        if let tiling { return tiling.description }
-        return found ?? (slices == 0 ? "a packet without a picture slice" : nil)
+        NALUnits.packetProblem(in: packet, framing: sets.framing) { problem(inUnit: $0, slices: &$1) }
     }
 
     private mutating func problem(inUnit nal: UnsafeRawBufferPointer, slices: inout Int) -> String? {

@@ -8,12 +8,11 @@ struct H264ParameterSetStore {
 
     /// The sets of `extradata` (`AVCodecParameters.extradata`).
     init(extradata: UnsafeRawBufferPointer) {
-        guard extradata.count >= 7 && extradata[0] == 1 else {
-            framing = .startCodes
+        framing = NALUnits.Framing(h264Extradata: extradata)
+        guard framing != .startCodes else {
             NALUnits.forEach(in: extradata, framing: .startCodes) { take(nal: $0) }
             return
         }
-        framing = .lengthPrefixed(Int(extradata[4] & 3) + 1)
         var offset = 5
         for kind in 0..<2 {                          // sequence, then picture parameter sets
             guard offset < extradata.count else { break }

@@ -10,12 +10,11 @@ struct HEVCFraming: CodedFraming {
 
     /// `extradata`: `hvcC` (length-prefixed units, its arrays holding the parameter sets) or Annex B.
     init(extradata: UnsafeRawBufferPointer) {
-        guard extradata.count >= 23 && extradata[0] == 1 else {
-            framing = .startCodes
+        framing = NALUnits.Framing(hevcExtradata: extradata)
+        guard framing != .startCodes else {
             NALUnits.forEach(in: extradata, framing: .startCodes) { _ = take(nal: $0) }
             return
         }
-        framing = .lengthPrefixed(Int(extradata[21] & 3) + 1)
         var offset = 23
         for _ in 0..<Int(extradata[22]) {
             guard offset + 3 <= extradata.count else { break }
@@ -30,14 +29,7 @@ struct HEVCFraming: CodedFraming {
     private static func isReserved(_ type: Int) -> Bool { !(0...9 ~= type || 16...21 ~= type || 32...40 ~= type || type >= 48) }
 
     mutating func problem(in packet: UnsafeRawBufferPointer) -> String? {
-        var found: String?
-        var slices = 0
-        let tiling = NALUnits.forEach(in: packet, framing: framing) { nal in
-            guard found == nil else { return }
-            found = problem(inUnit: nal, slices: &slices)
-        }
-        if let tiling { return tiling.description }
-        return found ?? (slices == 0 ? "a packet without a picture slice" : nil)
+        NALUnits.packetProblem(in: packet, framing: framing) { problem(inUnit: $0, slices: &$1) }
     }
 
     private mutating func problem(inUnit nal: UnsafeRawBufferPointer, slices: inout Int) -> String? {

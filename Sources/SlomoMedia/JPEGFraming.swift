@@ -83,7 +83,6 @@ struct JPEGFraming: CodedFraming {
     }
 
     private static func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 15)]])
+        (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
     }
 }

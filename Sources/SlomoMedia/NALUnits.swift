@@ -8,6 +8,18 @@ enum NALUnits {
         case lengthPrefixed(Int)
         /// A `00 00 01` start code before each unit (Annex B: MPEG-TS, raw streams).
         case startCodes
+
+        /// How an H.264 stream with this extradata delimits its units: the length size of
+        /// `avcC`, else start codes.
+        init(h264Extradata extradata: UnsafeRawBufferPointer) {
+            self = extradata.count >= 7 && extradata[0] == 1 ? .lengthPrefixed(Int(extradata[4] & 3) + 1) : .startCodes
+        }
+
+        /// How an HEVC stream with this extradata delimits its units: the length size of
+        /// `hvcC`, else start codes.
+        init(hevcExtradata extradata: UnsafeRawBufferPointer) {
+            self = extradata.count >= 23 && extradata[0] == 1 ? .lengthPrefixed(Int(extradata[21] & 3) + 1) : .startCodes
+        }
     }
 
     /// Why a packet's units do not tile it.
@@ -93,5 +105,19 @@ enum NALUnits {
             body(UnsafeRawBufferPointer(rebasing: data[offset..<offset + size]))
             offset += size
         }
+    }
+
+    /// What is wrong with a packet of units delimited by `framing`: how the units fail to tile
+    /// it, else the first problem `unit` finds in a unit, else a packet without a picture slice;
+    /// nil when none. `unit` says a unit's problem and counts the slices it meets.
+    static func packetProblem(in packet: UnsafeRawBufferPointer, framing: Framing,
+                              unit: (UnsafeRawBufferPointer, inout Int) -> String?) -> String? {
+        var found: String?
+        var slices = 0
+        let tiling = forEach(in: packet, framing: framing) { nal in
+            if found == nil { found = unit(nal, &slices) }
+        }
+        if let tiling { return tiling.description }
+        return found ?? (slices == 0 ? "a packet without a picture slice" : nil)
     }
 }

@@ -11,13 +11,7 @@ struct RandomAccessPoint {
     /// For a decoder of `codec` with codec `extradata` (`avcC`, `hvcC` or Annex B).
     init(codec: AVCodecID, extradata: UnsafeRawBufferPointer) {
         self.codec = codec
-        if codec == AV_CODEC_ID_H264 && extradata.count >= 7 && extradata[0] == 1 {
-            framing = .lengthPrefixed(Int(extradata[4] & 3) + 1)
-        } else if codec == AV_CODEC_ID_HEVC && extradata.count >= 23 && extradata[0] == 1 {
-            framing = .lengthPrefixed(Int(extradata[21] & 3) + 1)
-        } else {
-            framing = .startCodes
-        }
+        framing = codec == AV_CODEC_ID_HEVC ? NALUnits.Framing(hevcExtradata: extradata) : NALUnits.Framing(h264Extradata: extradata)
     }
 
     /// True when `packet` (a keyframe) holds such a picture; false when it does not or the
