@@ -13,7 +13,7 @@ struct DetectTable {
     }
 
     var text: String {
-        var lines = [header]
+        let lines = [header]
         guard !analysis.moments.isEmpty else { return (lines + ["no moment found: nothing moves or sounds sharply"]).joined(separator: "\n") }
         let rows = [["#", "time", "frame", "score", "found by", "section"]] + analysis.moments.prefix(count).enumerated().map { rank, moment in
             ["\(rank + 1)", "\(moment.time.formattedSeconds()) s", moment.frame.map(String.init) ?? "-",

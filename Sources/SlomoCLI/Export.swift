@@ -72,9 +72,10 @@ struct Export: ParsableCommand {
         let composition = edit.composition
         // The export the edit's own output settings ask for (a script's `output:`, a phone's
         // 30 fps), as the library reads them; the options override it.
-        let (script, scripted) = try source.outputSettings(of: edit, frameRate: try cfrOptions.frameRate())
+        let typedRate = try cfrOptions.frameRate(for: composition)
+        let (script, scripted) = try source.outputSettings(of: edit, frameRate: typedRate)
         let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
-        guard let frameRate = try cfrOptions.frameRate(fallback: scriptRate) else {
+        guard let frameRate = typedRate ?? scriptRate else {
             if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
                 return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted,
                                   reportingTo: printer)

@@ -89,7 +89,7 @@ struct AudioOptions: ParsableArguments {
 /// The constant-frame-rate options. Shared by `retime --cfr` and `export`.
 struct CFROptions: ParsableArguments {
     @Option(name: [.customLong("cfr"), .customLong("fps")],
-            help: ArgumentHelp("Render a constant-frame-rate movie at this rate and re-encode: 30, 29.97 (= 30000/1001), 30000/1001.",
+            help: ArgumentHelp("Render a constant-frame-rate movie at this rate and re-encode: 30, 29.97 (= 30000/1001), 30000/1001, or source (the source's own rate).",
                                valueName: "fps"))
     var cfr: String?
 
@@ -151,13 +151,10 @@ struct CFROptions: ParsableArguments {
         [frames, interpolation, codec, profile, bitrate, preset, size, scaling, toneMap].contains { $0 != nil } || crf != nil || gop != nil
     }
 
-    /// The output frame rate: the option, else `fallback` (an edit script's); nil for none.
-    func frameRate(fallback: Rational? = nil) throws -> Rational? {
-        guard let cfr else { return fallback }
-        guard let rate = Rational(frameRate: cfr) else {
-            throw CommandError("--cfr expects a frame rate such as 30, 29.97 or 30000/1001, got '\(cfr)'")
-        }
-        return rate
+    /// The output frame rate: the option (`source` read from `composition`), else `fallback`
+    /// (an edit script's); nil for none.
+    func frameRate(for composition: Composition, fallback: Rational? = nil) throws -> Rational? {
+        try cfr.map { try OutputFrameRate.typed($0, option: "--cfr", for: composition) } ?? fallback
     }
 
     /// The video settings, the options overriding `script` (an edit script's output settings).

@@ -39,7 +39,7 @@ struct PlanCommand: ParsableCommand {
 
     @OptionGroup var source: EditInputOptions
 
-    @Option(help: ArgumentHelp("Plan a constant-frame-rate export at this rate (30, 29.97, 30000/1001).",
+    @Option(help: ArgumentHelp("Plan a constant-frame-rate export at this rate (30, 29.97, 30000/1001, source).",
                                valueName: "fps"))
     var cfr: String?
 
@@ -49,16 +49,15 @@ struct PlanCommand: ParsableCommand {
     @OptionGroup var plot: PlotOptions
 
     func validate() throws {
-        if let cfr, Rational(frameRate: cfr).map({ $0.numerator > 0 }) != true {
-            throw ValidationError("--cfr expects a positive frame rate such as 30 or 30000/1001, got '\(cfr)'.")
-        }
+        if let cfr { try OutputFrameRate.validate(cfr, option: "--cfr") }
     }
 
     func run() throws {
         let plotFile = try plot.checkedFile()
         let edit = try source.edit()
         let scriptRate = edit.output.mode == .cfr ? edit.output.fps : nil
-        var plan = try Plan(edit.composition.timeMap(), cfrFrameRate: cfr.flatMap { Rational(frameRate: $0) } ?? scriptRate,
+        let typedRate = try cfr.map { try OutputFrameRate.typed($0, option: "--cfr", for: edit.composition) }
+        var plan = try Plan(edit.composition.timeMap(), cfrFrameRate: typedRate ?? scriptRate,
                             defaultAudio: edit.output.audio ?? .spectral, frameTimes: try edit.composition.frameTimes())
         if !edit.composition.hasAudio { plan = plan.withoutAudio() }
         print(json ? try plan.jsonText() : Self.table(plan))

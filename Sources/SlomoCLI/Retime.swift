@@ -77,7 +77,7 @@ struct Retime: ParsableCommand {
 
     private func retime(reportingTo printer: ProgressPrinter) throws {
         let edit = try source.edit(reportingTo: printer)
-        let frameRate = try cfrOptions.frameRate()
+        let frameRate = try cfrOptions.frameRate(for: edit.composition)
         // An edit script's own output settings are the defaults the options override, as in export.
         let (script, scripted) = try source.outputSettings(of: edit, frameRate: frameRate)
         let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)

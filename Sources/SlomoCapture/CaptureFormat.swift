@@ -123,7 +123,7 @@ public struct CaptureFormat: Hashable, Sendable, Codable, CustomStringConvertibl
             self.width = width
             self.height = height
             if parts.count == 2 {
-                guard let rate = Rational(decimal: String(parts[1])), rate.numerator > 0 else { return nil }
+                guard let rate = Rational(frameRate: String(parts[1])), rate.numerator > 0 else { return nil }
                 frameRate = rate
             }
         }

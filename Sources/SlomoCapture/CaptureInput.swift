@@ -210,7 +210,7 @@ extension CaptureInput {
         var rest = Substring(value)
         var frameRate = Rational(30)
         if let at = rest.lastIndex(of: "@") {
-            guard let rate = Rational(decimal: String(rest[rest.index(after: at)...])), rate.numerator > 0,
+            guard let rate = Rational(frameRate: String(rest[rest.index(after: at)...])), rate.numerator > 0,
                   rate.doubleValue <= 1000 else { throw invalid("the frame rate after '@' must be between 0 and 1000 fps; \(usage)") }
             frameRate = rate
             rest = rest[..<at]

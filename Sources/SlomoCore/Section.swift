@@ -62,7 +62,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// How the section is named in messages: its origin, or its syntax.
-    var name: SectionOrigin { origin ?? .syntax(description) }
+    public var name: SectionOrigin { origin ?? .syntax(description) }
 
     /// The section with its edges moved to source frame boundaries: each edge moves to the
     /// first frame whose PTS is ≥ the edge, frames being at `origin + n / frameRate`. An end

@@ -88,7 +88,9 @@ struct PassthroughExport {
         }, videoStream: videoOut, audio: audioTracks, progress: report)
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration,
                             videoFrames: packets, audioTracks: audioTracks.count,
-                            nudgedPackets: retimer.nudgedPackets, warnings: audioTracks.flatMap(\.warnings),
+                            nudgedPackets: retimer.nudgedPackets,
+                            warnings: SparseFrameWarning.warnings(for: map, sourceFrameRate: clip.frameRate)
+                                + audioTracks.flatMap(\.warnings),
                             damage: writer.damage.all)
     }
 }

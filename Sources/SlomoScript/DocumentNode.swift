@@ -151,10 +151,10 @@ package struct DocumentNode {
         return try TimeModelError.located(path) { try Rate(value) }
     }
 
-    /// A positive frame rate: a number, or a fraction as text (`"30000/1001"`).
+    /// A positive frame rate: a number (`29.97` is 30000/1001), or a fraction as text (`"30000/1001"`).
     package func frameRate() throws -> Rational {
-        let expected = "a frame rate (a number such as 30 or a fraction such as \"30000/1001\")"
-        guard let value = Rational(decimal: try text(expected)), value.numerator > 0 else {
+        let expected = "a frame rate (a number such as 30 or 29.97, or a fraction such as \"30000/1001\")"
+        guard let value = Rational(frameRate: try text(expected)), value.numerator > 0 else {
             throw wrongType(expected)
         }
         return value

@@ -53,6 +53,16 @@ import Testing
         #expect(video["avg_frame_rate"] as? String == "30000/1001")
     }
 
+    @Test(arguments: ["source", "29.97"])
+    func anNTSCRateAsTypedIsTheExactFraction(typed: String) throws {
+        let (result, folder) = try Self.export(["--section", "0.5-1x0.5", "--cfr", typed, "--preset", "ultrafast",
+                                                "--audio", "varispeed", "-o", "$OUT/out.mp4"], input: try Fixture.ntsc.path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let video = try #require(try FFprobe(folder.appendingPathComponent("out.mp4").path).stream("video"))
+        #expect(video["r_frame_rate"] as? String == "30000/1001")
+        #expect(video["avg_frame_rate"] as? String == "30000/1001")
+    }
+
     @Test func dryRunShowsFramesAndChoicesAndWritesNothing() throws {
         let (result, folder) = try Self.export(["--section", "2-4x0.25", "--section", "5-6x0.1", "--cfr", "30", "-o", "$OUT/out.mp4",
                                                 "--dry-run"])

@@ -150,4 +150,14 @@ import Testing
         let plan = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect(plan?["cfrFrameRate"] as? String == "30000/1001")
     }
+
+    @Test func cfrSourceIsTheSourcesExactRate() throws {
+        let result = try Slomo.run(["plan", try Fixture.ntsc.path, "--section", "0.5-1x0.5", "--cfr", "source", "--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let plan = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(plan?["cfrFrameRate"] as? String == "30000/1001")
+        let typo = try Slomo.run(["plan", try Fixture.ntsc.path, "--cfr", "sauce"])
+        #expect(typo.status == 64)
+        #expect(typo.standardError.contains("--cfr: expects a frame rate such as 30, 29.97"), "\(typo.standardError)")
+    }
 }

@@ -24,6 +24,16 @@ import Testing
         #expect(try Self.contents(folder) == ["slow.mov"])
     }
 
+    @Test func sparseSourceFramesInPassthroughAreSaid() throws {
+        let (result, _) = try Self.retime(["--section", "2-2.5x0.04", "--section", "4-6x0.5", "-o", "$OUT/slow.mov",
+                                           "--audio", "varispeed"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let warnings = result.standardError.split(separator: "\n").filter { $0.contains("source frames a second") }
+        #expect(warnings.count == 1, "\(result.standardError)")
+        #expect(warnings.first?.contains("section '2-2.5x0.04' shows 9.6 source frames a second in passthrough") == true)
+        #expect(warnings.first?.contains("--cfr 30 --frames interpolate") == true)
+    }
+
     @Test func defaultOutputIsBesideTheInput() throws {
         let folder = try FixtureCache.shared.scratchFolder("retime-default")
         let input = folder.appendingPathComponent("clip.mp4").path
