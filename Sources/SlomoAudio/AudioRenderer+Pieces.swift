@@ -8,8 +8,9 @@ extension AudioRenderer {
     /// (copied, varispeed, low-latency) or too short to be worth it. A long enough segment
     /// is split into at least two pieces, more when they would exceed the longest piece.
     /// Splits fall on source frames; `outputFrame` maps a source frame through the segment
-    /// exactly, so every piece has its exact share of the segment's frames.
-    static func pieces(of plan: SegmentPlan, sampleRate: Int,
+    /// exactly, so every piece has its exact share of the segment's frames, and `stretch`
+    /// gives its 1/rate there, so every piece has its part of the segment's curve.
+    static func pieces(of plan: SegmentPlan, sampleRate: Int, stretch: (Int) -> Double,
                        outputFrame: (Int) throws -> Int) throws -> [SegmentPlan] {
         guard plan.algorithm == .spectral || plan.algorithm == .timeDomain else { return [plan] }
         let sr = Double(sampleRate)
@@ -22,18 +23,14 @@ extension AudioRenderer {
         let n = min(wanted, allowed)
         guard n >= 2 else { return [plan] }
         let bounds = (0...n).map { plan.sourceStart + sourceLength * $0 / n }
-        func stretch(at frame: Int) -> Double {
-            let x = Double(frame - plan.sourceStart) / Double(sourceLength)
-            return plan.stretchAtStart + (plan.stretchAtEnd - plan.stretchAtStart) * x
-        }
+        let samples = plan.stretch.isCurved ? StretchCurve.easedSamples : 2
         var outputs = [plan.outputStart]
         for b in bounds.dropFirst().dropLast() { outputs.append(try outputFrame(b)) }
         outputs.append(plan.outputEnd)
         return (0..<n).map { j in
             SegmentPlan(outputStart: outputs[j], outputEnd: outputs[j + 1],
                         sourceStart: bounds[j], sourceEnd: bounds[j + 1],
-                        stretchAtStart: j == 0 ? plan.stretchAtStart : stretch(at: bounds[j]),
-                        stretchAtEnd: j == n - 1 ? plan.stretchAtEnd : stretch(at: bounds[j + 1]),
+                        stretch: StretchCurve(sampling: stretch, from: bounds[j], to: bounds[j + 1], count: samples),
                         algorithm: plan.algorithm, pieceIndex: j, pieceCount: n)
         }
     }

@@ -31,9 +31,8 @@ public final class AudioRenderer {
         /// Source frames the segment starts and ends at (rounded source times).
         public let sourceStart: Int
         public let sourceEnd: Int
-        /// Output seconds per source second at the start and end (1/rate); equal when constant.
-        public let stretchAtStart: Double
-        public let stretchAtEnd: Double
+        /// Output seconds per source second (1/rate) over the segment.
+        public let stretch: StretchCurve
         /// The algorithm, or nil when the segment is copied (constant rate 1).
         public let algorithm: TimePitchAlgorithm?
         /// Which piece of its map segment this is, and of how many (1 when not split).
@@ -119,11 +118,10 @@ public final class AudioRenderer {
         let zero = try frame(sourceTimeOfFrameZero)
         var plans: [SegmentPlan] = []
         for (i, seg) in map.segments.enumerated() {
-            let stretch0: Double, stretch1: Double
-            switch seg.shape {
-            case .constant(let r): stretch0 = r.stretch.doubleValue; stretch1 = stretch0
-            case .ramp(let a, let b): stretch0 = a.stretch.doubleValue; stretch1 = b.stretch.doubleValue
+            func stretch(at sourceFrame: Int) -> Double {
+                seg.stretch(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate)))
             }
+            let stretch0 = seg.shape.startStretch.doubleValue, stretch1 = seg.shape.endStretch.doubleValue
             let copy: Bool
             if case .constant(let r) = seg.shape, r == .normal { copy = true } else { copy = false }
             let alg = seg.audio ?? algorithm
@@ -134,12 +132,18 @@ public final class AudioRenderer {
                     }
                 }
             }
+            let sourceStart = try frame(seg.source.start) - zero, sourceEnd = try frame(seg.source.end) - zero
+            let curve: StretchCurve
+            if case .eased = seg.shape {
+                curve = StretchCurve(sampling: stretch, from: sourceStart, to: sourceEnd, count: StretchCurve.easedSamples)
+            } else {
+                curve = StretchCurve(samples: [stretch0, stretch1])
+            }
             let whole = SegmentPlan(
                 outputStart: try frame(seg.output.start), outputEnd: try frame(seg.output.end),
-                sourceStart: try frame(seg.source.start) - zero, sourceEnd: try frame(seg.source.end) - zero,
-                stretchAtStart: stretch0, stretchAtEnd: stretch1, algorithm: copy ? nil : alg,
+                sourceStart: sourceStart, sourceEnd: sourceEnd, stretch: curve, algorithm: copy ? nil : alg,
                 pieceIndex: 0, pieceCount: 1)
-            plans += try Self.pieces(of: whole, sampleRate: sampleRate) { sourceFrame in
+            plans += try Self.pieces(of: whole, sampleRate: sampleRate, stretch: stretch) { sourceFrame in
                 try frame(seg.outputTime(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate))))
             }
         }
@@ -230,7 +234,7 @@ public final class AudioRenderer {
     private func windowRange(for i: Int) -> Range<Int> {
         let plan = plans[i]
         let start = plan.sourceStart - min(preroll, max(0, plan.sourceStart))
-        let fastest = max(1, 1 / plan.stretchAtStart, 1 / plan.stretchAtEnd)
+        let fastest = max(1, plan.stretch.fastestRate)
         let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
         return start..<(plan.sourceEnd + beyond)
     }

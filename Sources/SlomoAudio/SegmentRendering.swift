@@ -51,7 +51,7 @@ final class SegmentRendering {
             framesNeeded = plan.frameCount + tail
             return
         }
-        let rate0 = 1 / plan.stretchAtStart
+        let rate0 = 1 / plan.stretch.atStart
         processor = try renderer.leftovers.processor(alg, rate: rate0)
             ?? Self.makeProcessor(alg, rate: rate0, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
@@ -108,17 +108,17 @@ final class SegmentRendering {
     /// The rate the map has at source frame `position` (clamped to the segment).
     private func rate(at position: Int) -> Double {
         let length = plan.sourceEnd - plan.sourceStart
-        guard plan.stretchAtStart != plan.stretchAtEnd, length > 0 else { return 1 / plan.stretchAtStart }
-        let x = Double(min(max(position - plan.sourceStart, 0), length)) / Double(length)
-        return 1 / (plan.stretchAtStart + (plan.stretchAtEnd - plan.stretchAtStart) * x)
+        guard !plan.stretch.isConstant, length > 0 else { return 1 / plan.stretch.atStart }
+        return 1 / plan.stretch.value(at: Double(position - plan.sourceStart) / Double(length))
     }
 
     /// Feeds one block of source to the processor at the rate the map has there; the pre-roll
     /// before the segment goes in as one block at the segment's starting rate. Ramps change the
-    /// rate every 1024 frames; a constant rate takes larger blocks (less overhead per frame).
+    /// rate every 1024 frames, eased ramps (which can be steep) every 256; a constant rate takes
+    /// larger blocks (less overhead per frame).
     private func feed() throws {
         guard let p = processor, !finished else { return }
-        let step = plan.stretchAtStart == plan.stretchAtEnd ? 4096 : 1024
+        let step = plan.stretch.isConstant ? 4096 : plan.stretch.isCurved ? 256 : 1024
         let block = sourceCursor < plan.sourceStart ? plan.sourceStart - sourceCursor : step
         let a = sourceCursor, b = sourceCursor + block
         let rate = self.rate(at: a + scheduleOffset(block: block))

@@ -25,6 +25,10 @@ struct TimelineCommand: ParsableCommand {
               slomo timeline match.mov --section 2-4x0.25:ramp=0.3 -o match.fcpxml
               slomo timeline edit.yaml -o edit.mlt && melt edit.mlt
               slomo timeline from-resolve.otio -o for-shotcut.mlt
+              slomo timeline take240.mov --section 2-4x0.25:ramp=0.3 --timeline-rate 24 -o cut.otio
+
+            Clips and ramp steps lie on whole frames of the project's rate (--timeline-rate, \
+            default the first source's); the largest rounding to that grid is printed.
 
             \(ExitStatus.help)
             """)
@@ -35,6 +39,11 @@ struct TimelineCommand: ParsableCommand {
             completion: .file(extensions: TimelineFormat.allCases.map(\.rawValue)))
     var output: String
 
+    @Option(name: .customLong("timeline-rate"),
+            help: ArgumentHelp("The project's frame rate: 24, 25, 29.97 (= 30000/1001), … or source (default: the first source's).",
+                               valueName: "fps"))
+    var timelineRate: String?
+
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
@@ -42,14 +51,18 @@ struct TimelineCommand: ParsableCommand {
         guard TimelineFormat(path: output) != nil else {
             throw ValidationError("-o must end in .otio, .fcpxml or .mlt (the format follows the extension), got '\(output)'.")
         }
+        if let timelineRate { try OutputFrameRate.validate(timelineRate, option: "--timeline-rate") }
     }
 
     func run() throws {
         let edit = try source.edit()
-        let timeline = try Timeline(edit.composition)
+        let rate = try timelineRate.map { try OutputFrameRate.typed($0, option: "--timeline-rate", for: edit.composition) }
+        let timeline = try Timeline(edit.composition, frameRate: rate)
         try timeline.write(to: output, overwrite: overwrite)
         let steps = timeline.events.filter { $0.ramp != nil }.count
+        let rounding = timeline.largestPlacementError.doubleSeconds * 1000
         print("\(output): \(timeline.events.count) clip(s)\(steps > 0 ? " (\(steps) ramp steps)" : ""), "
-              + "\(timeline.duration.formattedSeconds()) s at \(timeline.frameRate) fps")
+              + "\(timeline.duration.formattedSeconds()) s at \(timeline.frameRate) fps; "
+              + "clips on whole frames, moved at most \(String(format: "%.3f", rounding)) ms")
     }
 }

@@ -52,7 +52,7 @@ extension Section {
         if kept == range { return self }
         let rampIn = kept.start == range.start ? MediaTime.min(self.rampIn, kept.duration) : .zero
         let rampOut = kept.end == range.end ? MediaTime.min(self.rampOut, kept.duration - rampIn) : .zero
-        return try? Section(range: kept, rate: rate, rampIn: rampIn, rampOut: rampOut, audio: audio,
-                            frames: frames, origin: origin)
+        return try? Section(range: kept, rate: rate, rampIn: rampIn, rampOut: rampOut,
+                            ease: rampIn == .zero && rampOut == .zero ? nil : ease, audio: audio, frames: frames, origin: origin)
     }
 }

@@ -46,6 +46,11 @@ public struct Plan: Codable, Hashable, Sendable {
         public var rampFrom: Double?
         /// For a ramp, the rate at its end; nil for a constant segment.
         public var rampTo: Double?
+        /// For a ramp, its curve (`"linear"`, `"smooth"`, `"cubic-bezier(…)"`); nil for a constant segment.
+        public var ease: String?
+        /// For an eased (non-linear) ramp, points along it from its start to its end, to draw it
+        /// by; nil otherwise (a linear ramp is drawn from `rampFrom` and `rampTo`).
+        public var curve: [CurvePoint]?
         /// Source frames per output second (source fps × rate); nil without a source frame rate.
         public var effectiveFrameRate: Double?
         /// Source frames in the segment; nil without a source frame rate.
@@ -55,6 +60,16 @@ public struct Plan: Codable, Hashable, Sendable {
         /// The audio algorithm that renders the segment; nil when none is chosen.
         public var audio: TimePitchAlgorithm?
     }
+
+    /// A point on an eased ramp: source time, output time and rate there, in seconds.
+    public struct CurvePoint: Codable, Hashable, Sendable {
+        public var source: Double
+        public var output: Double
+        public var rate: Double
+    }
+
+    /// How many points `Segment.curve` has.
+    static let curvePoints = 33
 
     /// The version of this schema; it changes only when a field changes meaning or goes away.
     public var schemaVersion = 2
@@ -137,9 +152,21 @@ extension Plan.Segment {
         outputEnd = segment.output.end
         rate = segment.source.duration.doubleSeconds / segment.output.duration.doubleSeconds
         rateText = segment.shape.description
-        if case .ramp(let from, let to) = segment.shape {
+        switch segment.shape {
+        case .constant: break
+        case .ramp(let from, let to), .eased(let from, let to, _):
             rampFrom = from.doubleValue
             rampTo = to.doubleValue
+            ease = Ease.linear.description
+            if case .eased(_, _, let curve) = segment.shape {
+                ease = curve.description
+                self.curve = (0..<Plan.curvePoints).map { index in
+                    let offset = MediaTime.nanoseconds(segment.source.duration.doubleSeconds * Double(index) / Double(Plan.curvePoints - 1))
+                    let source = MediaTime.min(segment.source.start + offset, segment.source.end)
+                    return Plan.CurvePoint(source: source.doubleSeconds, output: segment.outputTime(at: source).doubleSeconds,
+                                      rate: 1 / segment.stretch(at: source))
+                }
+            }
         }
         effectiveFrameRate = segment.effectiveFrameRate(sourceFrameRate: frameRate, frameTimes: frameTimes)?.doubleValue
         if let frameTimes, frameTimes.isVariableFrameRate {

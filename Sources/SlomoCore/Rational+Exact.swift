@@ -29,6 +29,12 @@ extension Rational {
         self.init(negative ? -numerator : numerator, denominator)
     }
 
+    /// The fraction with denominator 10⁹ nearest `value` (in lowest terms): a value read off a
+    /// curve, such as the rate at a cut inside an eased ramp. `value` must be within ±9.2·10⁹.
+    public init(approximating value: Double) {
+        self.init(Int64((value * 1e9).rounded()), 1_000_000_000)
+    }
+
     // Each operation tries plain 64-bit arithmetic first (the common case, and cheap even in
     // debug builds), then exact 128-bit arithmetic reduced back to 64 bits.
 

@@ -4,7 +4,9 @@
 /// A ramp-in eases the rate over the first `rampIn` of source time from the neighbouring rate
 /// (the rate of a section that ends exactly where this one starts, otherwise 1) to `rate`; a
 /// ramp-out eases over the last `rampOut` from `rate` to the next neighbour's rate. Both lie
-/// inside the section, so `rampIn + rampOut ≤ range.duration`. See `TimeMap` for the ramp shape.
+/// inside the section, so `rampIn + rampOut ≤ range.duration`. `ease` is the curve of both ramps
+/// (`Ease`; nil: linear, unless the touching section that shares a ramp names one). See
+/// `TimeMap` for the ramp shape.
 ///
 /// `origin` (the syntax it was parsed from, or a document path such as `clips[0].sections[1]`)
 /// only names the section in error messages; it takes no part in equality.
@@ -17,6 +19,8 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     public let rampIn: MediaTime
     /// Source duration over which the rate eases out to the next neighbour's rate.
     public let rampOut: MediaTime
+    /// The curve of the ramps; nil leaves it to a touching section that shares a ramp, else linear.
+    public let ease: Ease?
     /// The audio algorithm for this section; nil means the export's default.
     public let audio: TimePitchAlgorithm?
     /// The CFR frame choice for this section; nil means the export's default.
@@ -25,13 +29,14 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     public var origin: SectionOrigin?
 
     /// A section; throws `.emptyRange` when the range is empty, `.invalidValue` for a negative
-    /// ramp and `.rampTooLong` when the ramps do not fit in the range.
-    public init(range: TimeRange, rate: Rate, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero,
+    /// ramp or an ease without a ramp, and `.rampTooLong` when the ramps do not fit in the range.
+    public init(range: TimeRange, rate: Rate, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero, ease: Ease? = nil,
                 audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: SectionOrigin? = nil) throws {
         self.range = range
         self.rate = rate
         self.rampIn = rampIn
         self.rampOut = rampOut
+        self.ease = ease
         self.audio = audio
         self.frames = frames
         self.origin = origin
@@ -42,6 +47,9 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         guard rampIn >= .zero, rampOut >= .zero else {
             throw TimeModelError(.invalidValue, "ramps must not be negative", section: name)
         }
+        guard ease == nil || rampIn != .zero || rampOut != .zero else {
+            throw TimeModelError(.invalidValue, "ease=\(ease!) needs a ramp to shape: add :ramp=0.3 or the like", section: name)
+        }
         guard let ramps = try? rampIn.adding(rampOut), ramps <= range.duration else {
             throw TimeModelError(.rampTooLong, "ramps of \(rampIn) s + \(rampOut) s are longer than "
                                  + "the section's \(range.duration) s", section: name)
@@ -50,13 +58,13 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
 
     /// A section over a Swift range with the same ramp in and out:
     /// `Section(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))`.
-    public init(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero,
+    public init(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero, ease: Ease? = nil,
                 audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
-        try self.init(range: TimeRange(range), rate: rate, rampIn: ramp, rampOut: ramp,
+        try self.init(range: TimeRange(range), rate: rate, rampIn: ramp, rampOut: ramp, ease: ease,
                       audio: audio, frames: frames)
     }
 
-    /// The section in section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:audio=spectral`.
+    /// The section in section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral`.
     public var description: String {
         SectionSpec(self).description
     }
@@ -80,7 +88,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
             throw TimeModelError(.emptyRange, "shorter than one frame at \(frameRate) fps", section: name)
         }
         return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
-                           rampOut: rampOut, audio: audio, frames: frames, origin: self.origin)
+                           rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: self.origin)
     }
 
     /// Checks that `sections` lie inside `clip` and do not overlap, and returns them sorted
@@ -101,8 +109,8 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static func == (lhs: Section, rhs: Section) -> Bool {
-        (lhs.range, lhs.rate, lhs.rampIn, lhs.rampOut, lhs.audio, lhs.frames)
-            == (rhs.range, rhs.rate, rhs.rampIn, rhs.rampOut, rhs.audio, rhs.frames)
+        (lhs.range, lhs.rate, lhs.rampIn, lhs.rampOut, lhs.audio, lhs.frames) == (rhs.range, rhs.rate, rhs.rampIn, rhs.rampOut, rhs.audio, rhs.frames)
+            && lhs.ease == rhs.ease
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -110,6 +118,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(rate)
         hasher.combine(rampIn)
         hasher.combine(rampOut)
+        hasher.combine(ease)
         hasher.combine(audio)
         hasher.combine(frames)
     }

@@ -72,6 +72,8 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     public var rampIn: MediaTime
     /// Source duration of the ramp out (see `Section`).
     public var rampOut: MediaTime
+    /// The curve of the ramps (see `Section`); nil is linear unless a touching section says.
+    public var ease: Ease?
     /// The audio algorithm; nil means the export's default.
     public var audio: TimePitchAlgorithm?
     /// The CFR frame choice; nil means the export's default.
@@ -79,12 +81,13 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// A section spec; nothing is checked until it is resolved.
     public init(start: Position, end: Position, rate: Rate, rampIn: MediaTime = .zero,
-                rampOut: MediaTime = .zero, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) {
+                rampOut: MediaTime = .zero, ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) {
         self.start = start
         self.end = end
         self.rate = rate
         self.rampIn = rampIn
         self.rampOut = rampOut
+        self.ease = ease
         self.audio = audio
         self.frames = frames
     }
@@ -92,7 +95,8 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     /// The spec of a resolved section, with time edges.
     public init(_ section: Section) {
         self.init(start: .time(section.range.start), end: .time(section.range.end), rate: section.rate,
-                  rampIn: section.rampIn, rampOut: section.rampOut, audio: section.audio, frames: section.frames)
+                  rampIn: section.rampIn, rampOut: section.rampOut, ease: section.ease, audio: section.audio,
+                  frames: section.frames)
     }
 
     /// The section in `clip` (the clip's range of its source file; `end` is its end) with
@@ -109,13 +113,13 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
                 throw TimeModelError(.emptyRange, "start \(start) s must be before end \(end) s")
             }
             return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
-                               rampOut: rampOut, audio: audio, frames: frames, origin: name)
+                               rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: name)
         } catch let error as TimeModelError where error.subject == nil {
             throw TimeModelError(error.kind, error.problem, section: name)
         }
     }
 
-    /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:audio=spectral:frames=blend`.
+    /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral:frames=blend`.
     public var description: String {
         var text = "\(start)-\(end)x\(rate)"
         if rampIn == rampOut && rampIn != .zero {
@@ -124,6 +128,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
             if rampIn != .zero { text += ":ramp-in=\(rampIn.exactDescription)" }
             if rampOut != .zero { text += ":ramp-out=\(rampOut.exactDescription)" }
         }
+        if let ease { text += ":ease=\(ease)" }
         if let audio { text += ":audio=\(audio)" }
         if let frames { text += ":frames=\(frames)" }
         return text

@@ -4,7 +4,7 @@ extension TimeMap {
     /// The result covers source `s0 ..< source.end`, `s0 = sourceTime(at: start)`, and ends at
     /// `output.end`; for every source time `s ≥ s0`, `trimmed.outputTime(at: s) ==
     /// outputTime(at: s)` (exactly where this map is exact). Segments before `s0` are dropped;
-    /// the one containing `s0` is cut there, keeping its rate, or its ramp's line of 1/rate.
+    /// the one containing `s0` is cut there, keeping its rate, or its ramp's curve of 1/rate.
     /// `sections` is unchanged, so segments' section indices stay valid. Returns `self` when
     /// `start ≤ output.start`; throws `.emptyRange` when `start` is at or past `output.end`,
     /// and `.overflow` when the cut segment is not representable exactly.
@@ -16,23 +16,7 @@ extension TimeMap {
         }
         let index = segmentIndex(containingSource: cut)
         var kept = Array(segments[index...])
-        let segment = kept[0]
-        if cut > segment.source.start {
-            // 1/rate is linear in source time: its value at the cut is k0 + (k1 − k0)·(cut − start)/L.
-            let k0 = segment.shape.startStretch, k1 = segment.shape.endStretch
-            let overflow = TimeModelError(.overflow, "segment \(segment.source) cut at \(cut) s is not representable exactly")
-            guard let difference = k1.subtractingReportingOverflow(k0),
-                  let offset = cut.seconds.subtractingReportingOverflow(segment.source.start.seconds),
-                  let fraction = offset.dividedReportingOverflow(by: segment.source.duration.seconds),
-                  let step = difference.multipliedReportingOverflow(by: fraction),
-                  let kCut = k0.addingReportingOverflow(step) else { throw overflow }
-            let piece = try Segment.make(source: TimeRange(start: cut, end: segment.source.end),
-                                         outputStart: outputTime(at: cut), k0: kCut, k1: k1,
-                                         section: segment.section, audio: segment.audio, frames: segment.frames)
-            // Unequal only when outputTime(at: cut) had to round: the segments would not tile.
-            guard piece.output.end == segment.output.end else { throw overflow }
-            kept[0] = piece
-        }
+        kept[0] = try kept[0].suffix(from: cut)
         return try TimeMap(source: TimeRange(start: cut, end: source.end), outputStart: kept[0].output.start,
                            sections: sections, segments: kept)
     }
@@ -45,14 +29,7 @@ extension TimeMap {
     /// segment's rate would leave 1/32 … 32, and `.overflow` when a time is not representable.
     public func scaled(by rate: Rate) throws -> TimeMap {
         let factor = rate.value
-        let overflow = TimeModelError(.overflow, "the map of \(source) played at \(rate)x is not representable exactly")
-        let scaled = try segments.map { segment in
-            guard let k0 = segment.shape.startStretch.dividedReportingOverflow(by: factor),
-                  let k1 = segment.shape.endStretch.dividedReportingOverflow(by: factor) else { throw overflow }
-            return try Segment.make(source: segment.source, outputStart: try segment.output.start.divided(by: factor),
-                                    k0: k0, k1: k1, section: segment.section, audio: segment.audio,
-                                    frames: segment.frames)
-        }
+        let scaled = try segments.map { try $0.scaled(by: factor) }
         // Each end is exactly start/rate + duration/rate = end/rate, so the segments tile.
         return try TimeMap(source: source, outputStart: try outputStart.divided(by: factor),
                            sections: sections, segments: scaled)

@@ -5,12 +5,16 @@ extension TimeMap {
         case constant(Rate)
         /// The rate eases from `from` to `to`, with 1/rate linear in source time (see `TimeMap`).
         case ramp(from: Rate, to: Rate)
+        /// The rate eases from `from` to `to` along `ease` (a part of an eased ramp, whose
+        /// rates at a cut inside the ramp are rounded to nine digits).
+        case eased(from: Rate, to: Rate, ease: Ease)
 
-        /// `"0.25"` or `"1→0.25"`.
+        /// `"0.25"`, `"1→0.25"` or `"1→0.25 smooth"`.
         public var description: String {
             switch self {
             case .constant(let rate): return "\(rate)"
             case .ramp(let from, let to): return "\(from)→\(to)"
+            case .eased(let from, let to, let ease): return "\(from)→\(to) \(ease)"
             }
         }
     }
@@ -38,6 +42,8 @@ extension TimeMap {
             case affine(forward: Affine, inverse: Affine)
             /// output − outStart = k0·x + half·x², x = source − sourceStart (1/rate = k0 + 2·half·x).
             case ramp(k0: Rational, half: Rational)
+            /// A part of an eased ramp.
+            case eased(EasedRamp)
         }
 
         /// A constant segment; throws `.overflow` when its end does not fit.
@@ -90,6 +96,71 @@ extension TimeMap {
             self.evaluator = .ramp(k0: k0, half: half)
         }
 
+        /// A part `source` of the eased ramp `ramp`, whose rates at its ends are `from` and `to`;
+        /// its output range is the ramp's function at its ends, so parts of one ramp tile.
+        init(source: TimeRange, along ramp: EasedRamp, from: Rate, to: Rate, section: Int?,
+             audio: TimePitchAlgorithm?, frames: FrameChoice?) {
+            self.source = source
+            self.output = TimeRange(start: ramp.outputTime(at: source.start), end: ramp.outputTime(at: source.end))
+            self.shape = .eased(from: from, to: to, ease: ramp.ease)
+            self.section = section
+            self.audio = audio
+            self.frames = frames
+            self.evaluator = .eased(ramp)
+        }
+
+        /// This segment from `cut` (inside its source range) to its end, for playback from
+        /// there: the same rates, and output times equal to this segment's at every source
+        /// time after `cut`. Throws `.overflow` when that is not representable exactly.
+        func suffix(from cut: MediaTime) throws -> Segment {
+            guard cut > source.start else { return self }
+            let rest = TimeRange(start: cut, end: source.end)
+            switch evaluator {
+            case .eased(let ramp):
+                guard case .eased(_, let to, _) = shape else { preconditionFailure("an eased evaluator has an eased shape") }
+                let from = try Rate(Rational(approximating: ramp.stretch(at: cut)).reciprocal)
+                return Segment(source: rest, along: ramp, from: from, to: to, section: section, audio: audio, frames: frames)
+            case .affine, .ramp:
+                // 1/rate is linear in source time: its value at the cut is k0 + (k1 − k0)·(cut − start)/L.
+                let k0 = shape.startStretch, k1 = shape.endStretch
+                let overflow = TimeModelError(.overflow, "segment \(source) cut at \(cut) s is not representable exactly")
+                guard let difference = k1.subtractingReportingOverflow(k0),
+                      let offset = cut.seconds.subtractingReportingOverflow(source.start.seconds),
+                      let fraction = offset.dividedReportingOverflow(by: source.duration.seconds),
+                      let step = difference.multipliedReportingOverflow(by: fraction),
+                      let kCut = k0.addingReportingOverflow(step) else { throw overflow }
+                let piece = try Segment.make(source: rest, outputStart: outputTime(at: cut), k0: kCut, k1: k1,
+                                             section: section, audio: audio, frames: frames)
+                // Unequal only when outputTime(at: cut) had to round: the segments would not tile.
+                guard piece.output.end == output.end else { throw overflow }
+                return piece
+            }
+        }
+
+        /// This segment played `factor` times faster: output times divided by `factor` exactly.
+        func scaled(by factor: Rational) throws -> Segment {
+            let overflow = TimeModelError(.overflow, "segment \(source) played at \(factor)x is not representable exactly")
+            if case .eased(let ramp) = evaluator, case .eased(let from, let to, _) = shape {
+                guard let faster = ramp.scaled(by: factor) else { throw overflow }
+                return Segment(source: source, along: faster, from: try Rate(from.value * factor), to: try Rate(to.value * factor),
+                               section: section, audio: audio, frames: frames)
+            }
+            guard let k0 = shape.startStretch.dividedReportingOverflow(by: factor),
+                  let k1 = shape.endStretch.dividedReportingOverflow(by: factor) else { throw overflow }
+            return try Segment.make(source: source, outputStart: try output.start.divided(by: factor),
+                                    k0: k0, k1: k1, section: section, audio: audio, frames: frames)
+        }
+
+        /// 1/rate (output seconds per source second) at `sourceTime`, which should lie in `source`.
+        public func stretch(at sourceTime: MediaTime) -> Double {
+            switch evaluator {
+            case .affine(let forward, _): return forward.slope.doubleValue
+            case .ramp(let k0, let half):
+                return k0.doubleValue + 2 * half.doubleValue * (sourceTime.doubleSeconds - source.start.doubleSeconds)
+            case .eased(let ramp): return ramp.stretch(at: sourceTime)
+            }
+        }
+
         /// Source frames per output second for a source at `sourceFrameRate`: exactly
         /// `sourceFrameRate × rate` for a constant segment, the average over a ramp.
         public func effectiveFrameRate(sourceFrameRate: Rational) -> Rational {
@@ -118,6 +189,8 @@ extension TimeMap {
                 let x = sourceTime.doubleSeconds - source.start.doubleSeconds
                 return MediaTime.nanoseconds(output.start.doubleSeconds
                                              + k0.doubleValue * x + half.doubleValue * x * x)
+            case .eased(let ramp):
+                return ramp.outputTime(at: sourceTime)
             }
         }
 
@@ -137,6 +210,8 @@ extension TimeMap {
                 let offset = MediaTime.nanoseconds(x)
                 return (try? source.start.adding(offset))
                     ?? MediaTime.nanoseconds(source.start.doubleSeconds + x)
+            case .eased(let ramp):
+                return ramp.sourceTime(at: outputTime, in: source)
             }
         }
     }

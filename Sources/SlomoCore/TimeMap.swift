@@ -7,8 +7,8 @@
 /// hence invertible: `outputTime(at:)` and `sourceTime(at:)`. Times outside `source` are
 /// extrapolated linearly at the rate of the map's edge (for DTS before zero and the like).
 ///
-/// **Ramp shape.** Within a ramp, *1/rate* (output seconds per source second) is linear in
-/// source time: `1/r(s) = k0 + (k1 − k0)·x/L` for `x = s − start` over a ramp of source length
+/// **Ramp shape.** Within a linear ramp (the default `Ease`), *1/rate* (output seconds per
+/// source second) is linear in source time: `1/r(s) = k0 + (k1 − k0)·x/L` for `x = s − start` over a ramp of source length
 /// `L`. Output time is the integral of 1/rate, `k0·x + (k1 − k0)·x²/(2L)`: a quadratic with
 /// rational coefficients, so the forward map is evaluated exactly in rational arithmetic, the
 /// ramp's output duration is exactly `L·(k0 + k1)/2`, and the inverse is the root of a
@@ -17,7 +17,8 @@
 /// into the forward map and an exponential into its inverse: neither exact nor simpler. Where
 /// two sections touch, one ramp spans the last `rampOut` of the first and the first `rampIn` of
 /// the second, so the rate itself is continuous too; at a rate-1 neighbour or a clip edge the
-/// ramp eases from or to rate 1.
+/// ramp eases from or to rate 1. Other eases bend 1/rate along their curve between the same
+/// ends (`Ease`, `EasedRamp`): their integrals are evaluated in `Double` to the nanosecond.
 ///
 /// Lookups are a binary search over the segments and allocate nothing; constant segments are
 /// one exact multiply-add in 64-bit integers (128-bit when that overflows).
@@ -65,22 +66,25 @@ public struct TimeMap: Hashable, Sendable {
         if cursor < source.end {
             pieces.append(Piece(gap: TimeRange(start: cursor, end: source.end)))
         }
-
-        // 1/rate at each boundary between pieces: where a ramp-out meets a ramp-in, one linear
-        // ramp spans both; the map's edges have a rate-1 neighbour without a ramp.
-        var boundaryK: [Rational] = [Rational(1)]
-        for (left, right) in zip(pieces, pieces.dropFirst()) {
-            boundaryK.append(try Piece.boundary(left, right))
+        // The ramp at each boundary between pieces: where a ramp-out meets a ramp-in, one ramp
+        // spans both; the map's edges have a rate-1 neighbour without a ramp.
+        let boundaries = [source.start] + pieces.map(\.range.end)
+        let ramps = try boundaries.indices.map { index in
+            try Piece.ramp(between: index == 0 ? .edge : pieces[index - 1],
+                           and: index == pieces.count ? .edge : pieces[index], at: boundaries[index])
         }
-        boundaryK.append(Rational(1))
 
         var segments: [Segment] = []
         var out = outputStart
+        var rampStarts: [Int: MediaTime] = [:]    // output time where each eased ramp starts
         for (index, piece) in pieces.enumerated() {
-            for (range, k0, k1) in piece.parts(kIn: boundaryK[index], kOut: boundaryK[index + 1]) {
-                let segment = try Segment.make(source: range, outputStart: out, k0: k0, k1: k1,
-                                               section: piece.section, audio: piece.audio,
-                                               frames: piece.frames)
+            for part in piece.parts {
+                let boundary = index + (part.ramp == .out ? 1 : 0)
+                let ramp = part.ramp.map { _ in ramps[boundary] }
+                if ramp != nil, rampStarts[boundary] == nil { rampStarts[boundary] = out }
+                let segment = try Segment.make(source: part.range, outputStart: out, ramp: ramp,
+                                               rampOutputStart: rampStarts[boundary], constant: piece.k,
+                                               section: piece.section, audio: piece.audio, frames: piece.frames)
                 segments.append(segment)
                 out = segment.output.end
             }
@@ -172,7 +176,7 @@ extension TimeMap.Shape {
     public var startStretch: Rational {
         switch self {
         case .constant(let rate): return rate.stretch
-        case .ramp(let from, _): return from.stretch
+        case .ramp(let from, _), .eased(let from, _, _): return from.stretch
         }
     }
 
@@ -180,61 +184,8 @@ extension TimeMap.Shape {
     public var endStretch: Rational {
         switch self {
         case .constant(let rate): return rate.stretch
-        case .ramp(_, let to): return to.stretch
+        case .ramp(_, let to), .eased(_, let to, _): return to.stretch
         }
     }
 }
 
-/// A stretch of the source between boundaries: a section, or a rate-1 gap between sections.
-private struct Piece {
-    let range: TimeRange
-    let k: Rational
-    let rampIn: MediaTime
-    let rampOut: MediaTime
-    let section: Int?
-    let audio: TimePitchAlgorithm?
-    let frames: FrameChoice?
-
-    init(gap range: TimeRange) {
-        self.range = range
-        k = Rational(1)
-        rampIn = .zero
-        rampOut = .zero
-        section = nil
-        audio = nil
-        frames = nil
-    }
-
-    init(_ section: Section, index: Int) {
-        range = section.range
-        k = section.rate.stretch
-        rampIn = section.rampIn
-        rampOut = section.rampOut
-        self.section = index
-        audio = section.audio
-        frames = section.frames
-    }
-
-    /// 1/rate where `left` ends and `right` starts.
-    static func boundary(_ left: Piece, _ right: Piece) throws -> Rational {
-        let total = try left.rampOut.adding(right.rampIn)
-        guard total != .zero else { return left.k }
-        guard let difference = right.k.subtractingReportingOverflow(left.k),
-              let fraction = left.rampOut.seconds.dividedReportingOverflow(by: total.seconds),
-              let step = difference.multipliedReportingOverflow(by: fraction),
-              let k = left.k.addingReportingOverflow(step) else {
-            throw TimeModelError(.overflow, "the ramp between \(left.range) and \(right.range) is not representable")
-        }
-        return k
-    }
-
-    /// Ramp-in, constant middle and ramp-out, leaving out empty parts, as (range, k0, k1).
-    func parts(kIn: Rational, kOut: Rational) -> [(range: TimeRange, k0: Rational, k1: Rational)] {
-        let middleStart = range.start + rampIn, middleEnd = range.end - rampOut
-        var parts: [(range: TimeRange, k0: Rational, k1: Rational)] = []
-        if rampIn != .zero { parts.append((TimeRange(start: range.start, end: middleStart), kIn, k)) }
-        if middleStart < middleEnd { parts.append((TimeRange(start: middleStart, end: middleEnd), k, k)) }
-        if rampOut != .zero { parts.append((TimeRange(start: middleEnd, end: range.end), k, kOut)) }
-        return parts
-    }
-}

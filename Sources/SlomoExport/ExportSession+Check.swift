@@ -40,7 +40,7 @@ extension ExportSession {
                 let rates: [Rate]
                 switch segment.shape {
                 case .constant(let rate): rates = rate == .normal ? [] : [rate]
-                case .ramp(let from, let to): rates = [from, to]
+                case .ramp(let from, let to), .eased(let from, let to, _): rates = [from, to]
                 }
                 for rate in rates {
                     do {

@@ -5,8 +5,9 @@ import SlomoCore
 /// `asset-clip` per segment of the time map, each retimed by a `timeMap`. A clip's local time
 /// starts at its first source time, so its `start` is where it enters the media and its
 /// `duration` its time in the project; `timept`s map local time to media time, `linear` for
-/// constant rates and `smooth2` through the steps of a ramp. Times are exact rationals
-/// (`1001/30000s`).
+/// constant rates and `smooth2` through the steps of a ramp (eased ramps too: the points lie on
+/// the exact curve). Times are exact rationals (`1001/30000s`); clip edges and time points lie
+/// on whole frames of the project's rate, media times on the source's frames.
 public enum FCPXMLWriter {
     /// Rates Final Cut accepts as a conform rate's `srcFrameRate`.
     static let conformRates: [Rational: String] = [
@@ -42,10 +43,10 @@ public enum FCPXMLWriter {
         for group in groups(timeline.events) {
             let head = group[0], media = timeline.media[head.media]
             let localStart = head.source.start
-            let outputStart = head.output.start
-            let duration = group.last!.output.end - outputStart
+            let outputStart = head.placed.start
+            let duration = group.last!.placed.end - outputStart
             let interpolation = head.ramp == nil ? "linear" : "smooth2"
-            let points = [(outputStart, head.source.start)] + group.map { ($0.output.end, $0.source.end) }
+            let points = [(outputStart, head.source.start)] + group.map { ($0.placed.end, $0.source.end) }
             let timepts = points.map { output, source in
                 #"<timept time="\#(time((localStart + (output - outputStart)).seconds))" value="\#(time(source.seconds))" interp="\#(interpolation)"/>"#
             }

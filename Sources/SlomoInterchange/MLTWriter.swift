@@ -6,8 +6,7 @@ import SlomoCore
 /// playlist with one entry per event. An event at rate 1 plays an `avformat` producer; any other
 /// rate a `timewarp` producer (`resource` = `SPEED:PATH`), whose frame `n` shows source time
 /// `n × SPEED / fps` (rounded to the nearest source frame, which entries compensate).
-/// MLT counts whole frames, so each event's output edges are rounded to the
-/// nearest frame (edges, not lengths, so rounding never accumulates).
+/// MLT counts whole frames: each event plays over its placed frames (`Timeline.Event.placed`).
 public enum MLTWriter {
     /// The `.mlt` text of `timeline`.
     public static func text(_ timeline: Timeline) -> String {
@@ -19,10 +18,10 @@ public enum MLTWriter {
         var entries: [String] = []
         for (index, event) in timeline.events.enumerated() {
             let media = timeline.media[event.media]
-            let startFrame = frame(event.output.start, fps: fps)
-            let length = frame(event.output.end, fps: fps) - startFrame
+            let startFrame = frame(event.placed.start, fps: fps)
+            let length = frame(event.placed.end, fps: fps) - startFrame
             guard length > 0 else { continue }
-            let speed = event.rate
+            let speed = event.placedRate
             // timewarp shows the source frame nearest to n × SPEED, i.e. each frame from half a
             // frame before its time; entering half a source frame earlier puts it on its time.
             let sourceFrame = 1 / (media.frameRate ?? fps).doubleValue

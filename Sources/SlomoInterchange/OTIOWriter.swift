@@ -3,10 +3,11 @@ import SlomoCore
 
 /// Writes a `Timeline` as OpenTimelineIO JSON (`.otio`): a video track, and an audio track when
 /// the sources have sound, of clips referencing the original media. Each clip's `source_range`
-/// starts at its first source frame and lasts its time in the track; a `LinearTimeWarp` effect's
-/// `time_scalar` is its rate (0.25 plays a quarter as fast), so the media it uses is
-/// `duration × time_scalar`, the convention of OTIO's EDL and AAF adapters. Times are in each
-/// medium's frame rate. The exact times, the section and a ramp's exact shape go in each
+/// starts at its first source frame (in the medium's frame rate) and lasts its placed time in
+/// the track (whole frames of the timeline's rate); a `LinearTimeWarp` effect's `time_scalar`
+/// is its placed rate (0.25 plays a quarter as fast), so the media it uses is
+/// `duration × time_scalar`, exactly its source range: the convention of OTIO's EDL and AAF
+/// adapters. The exact times, the section and a ramp's exact shape go in each
 /// clip's `metadata.slomo`, from which `OTIOReader` restores the composition exactly.
 public enum OTIOWriter {
     /// The `.otio` JSON text of `timeline`.
@@ -35,9 +36,9 @@ public enum OTIOWriter {
         let media = timeline.media[event.media]
         let rate = media.frameRate ?? timeline.frameRate
         var effects: [[String: Any]] = []
-        if event.rate != Rational(1) {
+        if event.placedRate != Rational(1) {
             effects.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "speed", "effect_name": "LinearTimeWarp",
-                            "time_scalar": event.rate.doubleValue, "metadata": [String: Any]()])
+                            "time_scalar": event.placedRate.doubleValue, "metadata": [String: Any]()])
         }
         let reference: [String: Any] = [
             "OTIO_SCHEMA": "ExternalReference.1", "name": media.name, "target_url": media.url,
@@ -45,7 +46,8 @@ public enum OTIOWriter {
             "available_image_bounds": NSNull(), "metadata": [String: Any](),
         ]
         return item("Clip.2", name: "\(media.name) \(number)", extra: [
-            "source_range": timeRange(start: event.source.start, duration: event.output.duration, rate: rate),
+            "source_range": ["OTIO_SCHEMA": "TimeRange.1", "start_time": rationalTime(event.source.start, rate: rate),
+                             "duration": rationalTime(event.placed.duration, rate: timeline.frameRate)],
             "effects": effects,
             "media_references": ["DEFAULT_MEDIA": reference],
             "active_media_reference_key": "DEFAULT_MEDIA",

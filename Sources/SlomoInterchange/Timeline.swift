@@ -7,13 +7,18 @@ import SlomoCore
 /// warps cannot ease), each carrying the exact ramp it approximates.
 ///
 /// Every time is exact: step edges lie on source frames, and each step's output range is the
-/// time map's own, so the steps meet the neighbouring segments without a gap.
+/// time map's own, so the steps meet the neighbouring segments without a gap. Editors place
+/// clips on whole frames of the project's rate, so each event also has `placed`: its output
+/// edges rounded to the nearest frame of `frameRate` (edges, not lengths, so rounding never
+/// accumulates; a step shorter than a frame joins the one before it).
 public struct Timeline: Hashable, Sendable {
     /// The exact ramp a step belongs to, for writers that can express it and readers that
     /// restore it.
     public struct Ramp: Hashable, Sendable {
         /// The rates at the ramp's start and end.
         public var from: Rate, to: Rate
+        /// The curve between them.
+        public var ease: Ease = .linear
         /// The whole ramp's source and output ranges.
         public var source: TimeRange, output: TimeRange
     }
@@ -32,11 +37,30 @@ public struct Timeline: Hashable, Sendable {
         public var output: TimeRange
         /// Set on the steps of a ramp.
         public var ramp: Ramp?
+        /// `output` with both edges on the nearest whole frame of the timeline's rate: where an
+        /// editor places it.
+        public var placed: TimeRange
+
+        init(media: Int, clip: Int, section: Section?, source: TimeRange, output: TimeRange, ramp: Ramp? = nil) {
+            self.media = media
+            self.clip = clip
+            self.section = section
+            self.source = source
+            self.output = output
+            self.ramp = ramp
+            placed = output
+        }
 
         /// Source seconds per output second: the time scalar editors call speed.
         /// Exact where the quotient fits in 64 bits (always for constant segments), otherwise
         /// to the nanosecond.
-        public var rate: Rational {
+        public var rate: Rational { Self.rate(source, over: output) }
+
+        /// The speed an editor applies to the placed clip: its source duration over `placed`'s,
+        /// so that the placed clip uses exactly its source range.
+        public var placedRate: Rational { Self.rate(source, over: placed) }
+
+        private static func rate(_ source: TimeRange, over output: TimeRange) -> Rational {
             source.duration.seconds.dividedReportingOverflow(by: output.duration.seconds)
                 ?? Rational(Int64((source.duration.doubleSeconds / output.duration.doubleSeconds * 1e9).rounded()), 1_000_000_000)
         }
@@ -44,7 +68,7 @@ public struct Timeline: Hashable, Sendable {
 
     /// A name for the timeline (editors show it as the project or sequence name).
     public var name: String
-    /// The timeline's frame rate: the first source's, else 30.
+    /// The timeline's (project's) frame rate: as asked, else the first source's, else 30.
     public var frameRate: Rational
     /// The source files, each once, in order of first use.
     public var media: [TimelineMedia]
@@ -57,9 +81,10 @@ public struct Timeline: Hashable, Sendable {
     public static let maximumRampSteps = 12
 
     /// The timeline of `composition`, whose clips' sources are described by `media` (looked up
-    /// by path). Throws the errors of the composition's time map, and `.invalidValue` when a
-    /// clip's source has no entry in `media`.
-    public init(_ composition: Composition, media: [TimelineMedia], name: String) throws {
+    /// by path), at the project rate `frameRate` (nil: the first source's, else 30). Throws
+    /// the errors of the composition's time map, and `.invalidValue` when a clip's source has
+    /// no entry in `media`.
+    public init(_ composition: Composition, media: [TimelineMedia], name: String, frameRate: Rational? = nil) throws {
         let map = try composition.timeMap()
         var used: [TimelineMedia] = []
         var events: [Event] = []
@@ -74,8 +99,9 @@ public struct Timeline: Hashable, Sendable {
                 case .constant:
                     events.append(Event(media: mediaIndex, clip: clipIndex, section: section,
                                         source: segment.source, output: segment.output))
-                case .ramp(let from, let to):
-                    let ramp = Ramp(from: from, to: to, source: segment.source, output: segment.output)
+                case .ramp(let from, let to), .eased(let from, let to, _):
+                    var ramp = Ramp(from: from, to: to, source: segment.source, output: segment.output)
+                    if case .eased(_, _, let ease) = segment.shape { ramp.ease = ease }
                     for step in Self.steps(of: segment.source, frameRate: entry.clip.frameRate) {
                         let output = TimeRange(start: segment.outputTime(at: step.start),
                                                end: segment.outputTime(at: step.end))
@@ -86,10 +112,50 @@ public struct Timeline: Hashable, Sendable {
             }
         }
         self.name = name
-        self.frameRate = used.first?.frameRate ?? Rational(30)
+        self.frameRate = frameRate ?? used.first?.frameRate ?? Rational(30)
         self.media = used
-        self.events = events
+        self.events = Self.placed(events, frameRate: self.frameRate)
         self.duration = map.outputDuration
+    }
+
+    /// The largest distance between an event's exact output edge and where it is placed.
+    public var largestPlacementError: MediaTime {
+        func distance(_ a: MediaTime, _ b: MediaTime) -> MediaTime { a > b ? a - b : b - a }
+        return events.map { MediaTime.max(distance($0.placed.start, $0.output.start), distance($0.placed.end, $0.output.end)) }
+            .max() ?? .zero
+    }
+
+    /// `events` placed on whole frames at `frameRate`; an event that rounds to nothing joins
+    /// the one before it (the first joins the one after), so the events still tile the source.
+    static func placed(_ events: [Event], frameRate: Rational) -> [Event] {
+        let frame = MediaTime(seconds: frameRate.reciprocal)
+        func onGrid(_ time: MediaTime) -> MediaTime {
+            let frames = (try? time.ticks(in: frame.seconds, rounding: .nearest))
+                ?? Int64((time.doubleSeconds * frameRate.doubleValue).rounded())
+            return MediaTime(ticks: frames, timeBase: frame.seconds)
+        }
+        var placed: [Event] = []
+        var pending: Event?    // a leading event that rounded to nothing
+        for var event in events {
+            event.placed = TimeRange(start: onGrid(event.output.start), end: onGrid(event.output.end))
+            if let first = pending {
+                event.source = TimeRange(start: first.source.start, end: event.source.end)
+                event.output = TimeRange(start: first.output.start, end: event.output.end)
+                event.placed = TimeRange(start: first.placed.start, end: event.placed.end)
+                pending = nil
+            }
+            if !event.placed.isEmpty {
+                placed.append(event)
+            } else if var last = placed.popLast() {
+                last.source = TimeRange(start: last.source.start, end: event.source.end)
+                last.output = TimeRange(start: last.output.start, end: event.output.end)
+                placed.append(last)
+            } else {
+                pending = event
+            }
+        }
+        if let pending { placed.append(pending) }
+        return placed
     }
 
     /// A ramp's source range cut into at most `maximumRampSteps` steps whose edges lie on source

@@ -40,14 +40,14 @@ extension Timeline {
         try Data(try format.text(self).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
-    /// The timeline of `composition`, reading each source file's description; named after the
-    /// first clip's file.
-    public init(_ composition: Composition) throws {
+    /// The timeline of `composition` at the project rate `frameRate` (nil: the first source's),
+    /// reading each source file's description; named after the first clip's file.
+    public init(_ composition: Composition, frameRate: Rational? = nil) throws {
         var media: [TimelineMedia] = []
         for source in Set(composition.clips.map(\.source)) {
             media.append(try TimelineMedia(MediaFile(path: source)))
         }
         let name = composition.clips.first.map { URL(fileURLWithPath: $0.source).deletingPathExtension().lastPathComponent } ?? "slomo"
-        try self.init(composition, media: media, name: name + " (slomo)")
+        try self.init(composition, media: media, name: name + " (slomo)", frameRate: frameRate)
     }
 }

@@ -24,7 +24,7 @@ struct TimelineMetadata: Hashable {
                                      "rate": rate.description]
         if let section { fields["section"] = section }
         if let ramp {
-            fields["ramp"] = ["from": ramp.from.description, "to": ramp.to.description,
+            fields["ramp"] = ["from": ramp.from.description, "to": ramp.to.description, "ease": ramp.ease.description,
                               "source": Self.text(ramp.source), "output": Self.text(ramp.output)]
         }
         return fields

@@ -47,8 +47,12 @@ extension TimeMapPlot {
     }
 
     /// Points along a segment: its time-axis value, output time and rate, exact at both ends
-    /// and sampled in between for a ramp (1/rate linear in source time, output its integral).
+    /// and sampled in between for a ramp (1/rate linear in source time, output its integral;
+    /// an eased ramp's own points).
     func samples(_ segment: Plan.Segment) -> [(time: Double, output: Double, rate: Double)] {
+        if let curve = segment.curve {
+            return curve.map { (time(clip: segment.clip, source: $0.source), $0.output, $0.rate) }
+        }
         let length = segment.sourceEnd.doubleSeconds - segment.sourceStart.doubleSeconds
         let k0 = 1 / (segment.rampFrom ?? segment.rate), k1 = 1 / (segment.rampTo ?? segment.rate)
         let steps = segment.rampFrom == nil ? 1 : 32

@@ -58,7 +58,7 @@ extension EditScript {
                 throw error.inDocument(node.path)
             }
         }
-        let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "audio", "frames"],
+        let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "ease", "audio", "frames"],
                                     required: ["start", "end", "rate"])
         var spec = SectionSpec(start: try keys["start"]!.position(), end: try keys["end"]!.position(),
                                rate: try keys["rate"]!.rate())
@@ -71,6 +71,10 @@ extension EditScript {
         }
         if let rampIn = keys["ramp-in"] { spec.rampIn = try rampIn.duration() }
         if let rampOut = keys["ramp-out"] { spec.rampOut = try rampOut.duration() }
+        if let ease = keys["ease"] {
+            let text = try ease.string("an ease such as smooth or cubic-bezier(0.25,0.1,0.25,1)")
+            spec.ease = try TimeModelError.located(ease.path) { try Ease(parsing: text) }
+        }
         if let audio = keys["audio"] { spec.audio = try audio.choice(TimePitchAlgorithm.self) }
         if let frames = keys["frames"] { spec.frames = try frames.choice(FrameChoice.self) }
         if case .time(let start) = spec.start, case .time(let end) = spec.end {

@@ -46,6 +46,7 @@ extension SectionSpec {
             if rampIn != .zero { keys.append(("ramp-in", DocumentValue(rampIn.seconds))) }
             if rampOut != .zero { keys.append(("ramp-out", DocumentValue(rampOut.seconds))) }
         }
+        if let ease { keys.append(("ease", .text(ease.description))) }
         if let audio { keys.append(("audio", .text(audio.rawValue))) }
         if let frames { keys.append(("frames", .text(frames.rawValue))) }
         return .mapping(keys)

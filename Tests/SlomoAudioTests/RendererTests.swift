@@ -11,8 +11,8 @@ struct RendererTests {
     static func t(_ n: Int64, _ d: Int64 = 1) -> MediaTime { MediaTime(seconds: Rational(n, d)) }
 
     /// A 3 s clip with source 1–2 s at `rate` (output 1 + 1/rate + 1 s).
-    static func map(rate: Rate, ramp: MediaTime = .zero, audio: TimePitchAlgorithm? = nil) throws -> TimeMap {
-        try TimeMap(sections: [Section(t(1)..<t(2), rate: rate, ramp: ramp, audio: audio)], clipDuration: t(3))
+    static func map(rate: Rate, ramp: MediaTime = .zero, ease: Ease? = nil, audio: TimePitchAlgorithm? = nil) throws -> TimeMap {
+        try TimeMap(sections: [Section(t(1)..<t(2), rate: rate, ramp: ramp, ease: ease, audio: audio)], clipDuration: t(3))
     }
 
     static func expectedFrames(_ map: TimeMap) throws -> Int {
@@ -57,7 +57,19 @@ struct RendererTests {
     @Test("ramps: exact segment lengths, smooth rate, clicks where the map puts them",
           arguments: [TimePitchAlgorithm.spectral, .timeDomain, .varispeed, .lowLatency])
     func ramp(_ alg: TimePitchAlgorithm) throws {
-        let map = try Self.map(rate: alg == .lowLatency ? 0.5 : 0.25, ramp: Self.t(3, 10))
+        try Self.checkRampClicks(alg, ease: nil)
+    }
+
+    /// Eased ramps bend the rate inside the ramp; the clicks still land where the map puts them.
+    @Test("eased ramps: clicks where the map puts them",
+          arguments: [TimePitchAlgorithm.spectral, .varispeed],
+          [Ease.smooth, .easeIn, .cubicBezier(x1: Rational(1, 10), y1: Rational(7, 10), x2: Rational(4, 10), y2: Rational(1))])
+    func easedRamp(_ alg: TimePitchAlgorithm, ease: Ease) throws {
+        try Self.checkRampClicks(alg, ease: ease)
+    }
+
+    static func checkRampClicks(_ alg: TimePitchAlgorithm, ease: Ease?) throws {
+        let map = try Self.map(rate: alg == .lowLatency ? 0.5 : 0.25, ramp: Self.t(3, 10), ease: ease)
         #expect(map.segments.count == 5)
         // Clicks at source 0.5, 1.1, 1.5, 1.9, 2.5 s.
         let sourceClicks: [Int64] = [5, 11, 15, 19, 25]
@@ -70,7 +82,7 @@ struct RendererTests {
         let inClicks = Signals.detectClicks(input.channels[0])
         let found = Signals.detectClicks(out)
         guard alg != .timeDomain else {
-            print("\(alg) ramped map 1→0.25→1: \(out.count) frames (exact)")
+            print("\(alg) ramped map 1→0.25→1 (\(ease ?? .linear)): \(out.count) frames (exact)")
             return
         }
         #expect(found.count == sourceClicks.count)
@@ -81,7 +93,8 @@ struct RendererTests {
             worst = max(worst, abs(f - expected) / Double(Self.sr) * 1000)
             print("  \(alg) click at source \(c / Double(Self.sr)) s: expected output \(expected / Double(Self.sr)) s, found \(f / Double(Self.sr)) s")
         }
-        print("\(alg) ramped map: \(out.count) frames, \(found.count)/\(sourceClicks.count) clicks, worst click timing error \(String(format: "%.2f", worst)) ms")
+        print("\(alg) ramped map (\(ease ?? .linear)): \(out.count) frames, \(found.count)/\(sourceClicks.count) clicks, "
+              + "worst click timing error \(String(format: "%.2f", worst)) ms")
         let limit: Double = [.spectral: 5, .varispeed: 2, .lowLatency: 20][alg]!
         #expect(worst <= limit)
     }

@@ -106,6 +106,9 @@ import Testing
         (["--section", "2-4x0"], "rate"),
         (["--section", "4-2x0.5"], "before"),
         (["--section", "2-4x0.25", "--audio", "warp"], "unknown audio algorithm"),
+        (["--section", "2-4x0.25:ramp=0.3:ease=bouncy"], "unknown ease 'bouncy'"),
+        (["--section", "2-4x0.25:ease=smooth"], "needs a ramp"),
+        (["--section", "1-2x0.5:ramp-out=0.3:ease=in", "--section", "2-3x2:ramp-in=0.3:ease=out"], "eases it differently"),
     ])
     func badSectionsAreClearErrors(_ arguments: [String], mentions: String) throws {
         let (result, folder) = try Self.retime(arguments + ["-o", "$OUT/out.mov"])

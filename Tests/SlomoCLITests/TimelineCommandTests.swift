@@ -16,11 +16,12 @@ import Testing
         return try #require(root["segments"] as? [[String: Any]])
     }
 
-    static func writeTimeline(_ sections: [String], _ name: String) throws -> (source: String, path: String) {
+    static func writeTimeline(_ sections: [String], _ name: String, _ options: [String] = []) throws -> (source: String, path: String) {
         let source = try Fixture.flashAndBeep.path
         let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent(name).path
-        let result = try Slomo.run(["timeline", source] + sections.flatMap { ["--section", $0] } + ["-o", path, "--overwrite"])
+        let result = try Slomo.run(["timeline", source] + sections.flatMap { ["--section", $0] } + ["-o", path, "--overwrite"] + options)
         #expect(result.status == 0, "\(result.standardError)")
+        print(result.standardOutput, terminator: "")
         return (source, path)
     }
 
@@ -44,7 +45,8 @@ import Testing
         print(json.dumps(clips))
         """
 
-    @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3", "5-6x0.125:ramp-out=0.2"]])
+    @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3", "5-6x0.125:ramp-out=0.2"],
+                      ["2-4x0.25:ramp=0.3:ease=in-out", "6-8x2:ramp=0.5:ease=cubic-bezier(0.1,0.7,0.4,1)"]])
     func otioLibraryComputesThePlannedTiming(sections: [String]) throws {
         let (source, path) = try Self.writeTimeline(sections, "plan.otio")
         let clips = try #require(try Python.json(Self.otioClips, [path]) as? [[String: Any]])
@@ -71,9 +73,10 @@ import Testing
                 mediaAt = start + duration * scalar
                 trackAt += duration
                 index += 1
-            } while trackAt < outputEnd - 1e-9
+            } while trackAt < outputEnd - Self.frame / 2
             #expect(abs(mediaAt - sourceEnd) < 1e-6, "media used ends at \(mediaAt), plan \(sourceEnd)")
-            #expect(abs(trackAt - outputEnd) < 1e-6)
+            // Clips are placed on whole frames: an eased ramp's end moves to the nearest one.
+            #expect(abs(trackAt - outputEnd) < Self.frame / 2)
         }
         #expect(index == clips.count)
         print("otio \(sections): \(clips.count) clips for \(segments.count) segments")
@@ -116,7 +119,7 @@ import Testing
 
     /// slomo's own `.otio` keeps the exact ramps in metadata: planning it gives the same map.
     @Test func slomoOTIOPlansTheSameTimeMapWithRamps() throws {
-        let sections = ["2-4x0.25:ramp=0.3", "6-8x1/3:ramp-in=0.1:audio=varispeed"]
+        let sections = ["2-4x0.25:ramp=0.3", "6-8x1/3:ramp-in=0.1:ease=smooth:audio=varispeed"]
         let (source, path) = try Self.writeTimeline(sections, "ramps.otio")
         let read = try Self.planSegments([path])
         let planned = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
@@ -125,9 +128,46 @@ import Testing
 
     /// MLT's `melt` renders the `.mlt`; every flash of the flash-and-beep clip shows within one
     /// frame of where `slomo plan` puts its source time.
-    @Test func meltShowsEveryFlashOnItsPlannedFrame() throws {
-        let sections = ["2-4x0.25", "6-8x0.3"]
-        let (source, path) = try Self.writeTimeline(sections, "flash.mlt")
+    @Test(arguments: [["2-4x0.25", "6-8x0.3"], ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x0.3:ramp-in=0.4:ease=out"]])
+    func meltShowsEveryFlashOnItsPlannedFrame(sections: [String]) throws {
+        try Self.meltShowsEveryFlash(sections, within: Self.frame)
+    }
+
+    /// A 24 fps project of the 240 fps clip: every OTIO clip and ramp step lies on whole
+    /// project frames (its place and its length), the media each uses tiles the source, and
+    /// melt shows every flash within one project frame of the plan.
+    @Test func aTwentyFourFrameTimelineLiesOnWholeFrames() throws {
+        let sections = ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x0.3:ramp-in=0.4"]
+        let (_, path) = try Self.writeTimeline(sections, "project24.otio", ["--timeline-rate", "24"])
+        let clips = try #require(try Python.json("""
+            import json, sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            clips = []
+            for clip in timeline.video_tracks()[0].find_clips():
+                warp = [e.time_scalar for e in clip.effects if isinstance(e, otio.schema.LinearTimeWarp)]
+                clips.append({"at": clip.range_in_parent().start_time.rescaled_to(24).value,
+                              "frames": clip.source_range.duration.rescaled_to(24).value,
+                              "start": clip.source_range.start_time.to_seconds(),
+                              "media": clip.source_range.duration.to_seconds() * (warp[0] if warp else 1)})
+            print(json.dumps(clips))
+            """, [path]) as? [[String: Any]])
+        var mediaAt = 0.0
+        for (index, clip) in clips.enumerated() {
+            let at = clip["at"] as! Double, frames = clip["frames"] as! Double
+            #expect(at == at.rounded() && frames == frames.rounded() && frames >= 1, "clip \(index + 1): at \(at), \(frames) frames")
+            #expect(abs((clip["start"] as! Double) - mediaAt) < 1e-6, "clip \(index + 1) enters the media at \(clip["start"]!)")
+            mediaAt = (clip["start"] as! Double) + (clip["media"] as! Double)
+        }
+        #expect(abs(mediaAt - 10) < 1e-6)
+        print("24 fps project: \(clips.count) clips, all on whole frames")
+        try Self.meltShowsEveryFlash(sections, within: 1.0 / 24, options: ["--timeline-rate", "24"])
+    }
+
+    /// Renders the `.mlt` of `sections` with melt and checks every flash of the flash-and-beep
+    /// clip against the plan.
+    static func meltShowsEveryFlash(_ sections: [String], within tolerance: Double, options: [String] = []) throws {
+        let (source, path) = try Self.writeTimeline(sections, "flash.mlt", options)
         let rendered = URL(fileURLWithPath: path).deletingPathExtension().path + "-melt.mov"
         try? FileManager.default.removeItem(atPath: rendered)
         let melt = try runCommand("melt", ["-quiet", path, "-consumer", "avformat:\(rendered)", "vcodec=libx264",
@@ -143,15 +183,15 @@ import Testing
         let onsets = flashes.enumerated().filter { index, time in index == 0 || time - flashes[index - 1] > 0.1 }.map(\.element)
         #expect(onsets.count == expected.count, "\(onsets)")
         let errors = zip(onsets, expected).map { abs($0 - $1) }
-        print("melt: flash offsets (ms) \(errors.map { String(format: "%.2f", $0 * 1000) })")
-        #expect(errors.allSatisfy { $0 <= Self.frame + 1e-6 })
+        print("melt \(options): flash offsets (ms) \(errors.map { String(format: "%.2f", $0 * 1000) })")
+        #expect(errors.allSatisfy { $0 <= tolerance + 1e-6 })
     }
 
     /// xmllint finds the `.fcpxml` well-formed, and OTIO's FCPXML adapter reads one clip per
     /// segment placed and entering the media where the plan says; the timeMap's first and
     /// last points are the segment's source edges.
-    @Test func fcpxmlReadsWithThePlannedTiming() throws {
-        let sections = ["2-4x0.25:ramp=0.3", "6-8x2"]
+    @Test(arguments: [["2-4x0.25:ramp=0.3", "6-8x2"], ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x2:ramp=0.2:ease=in"]])
+    func fcpxmlReadsWithThePlannedTiming(sections: [String]) throws {
         let (source, path) = try Self.writeTimeline(sections, "edit.fcpxml")
         let lint = try runCommand("xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.standardError)")
@@ -173,7 +213,9 @@ import Testing
         #expect(clips.count == segments.count)
         for (clip, segment) in zip(clips, segments) {
             #expect(abs((clip["at"] as! Double) - JSONTime.seconds(segment["outputStart"])!) < Self.frame / 2)
-            #expect(abs((clip["duration"] as! Double) - (JSONTime.seconds(segment["outputEnd"])! - JSONTime.seconds(segment["outputStart"])!)) < Self.frame / 2)
+            // Each edge of the clip within half a frame of the plan's (eased ramps end between frames).
+            let end = (clip["at"] as! Double) + (clip["duration"] as! Double)
+            #expect(abs(end - JSONTime.seconds(segment["outputEnd"])!) < Self.frame / 2, "ends at \(end)")
             #expect(abs((clip["start"] as! Double) - JSONTime.seconds(segment["sourceStart"])!) < Self.frame / 2)
             #expect(abs((clip["first"] as! Double) - JSONTime.seconds(segment["sourceStart"])!) < 1e-9)
             #expect(abs((clip["last"] as! Double) - JSONTime.seconds(segment["sourceEnd"])!) < 1e-9)

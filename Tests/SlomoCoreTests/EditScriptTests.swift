@@ -15,13 +15,14 @@ import SlomoScript
                 end: 4
                 rate: 0.25
                 ramp: 0.3
+                ease: smooth
                 audio: spectral
               - start: f1200
                 end: f1440
                 rate: "1/3"
                 ramp-in: 0.2
                 frames: blend
-              - "8-endx2:audio=varispeed"
+              - "8-endx2:ramp-in=0.5:ease=cubic-bezier(0.25,0.1,0.25,1):audio=varispeed"
           - source: /media/crowd.mov
             end: 5
         output:
@@ -46,9 +47,9 @@ import SlomoScript
         #expect(script.sourcePath(of: serve) == "/work/edits/takes/serve.mov")
         #expect(script.sourcePath(of: script.clips[1]) == "/media/crowd.mov")
         #expect(serve.start == .time(t(3, 2)) && serve.end == .end)
-        #expect(serve.sections.map(\.description) == ["2-4x0.25:ramp=0.3:audio=spectral",
+        #expect(serve.sections.map(\.description) == ["2-4x0.25:ramp=0.3:ease=smooth:audio=spectral",
                                                       "f1200-f1440x1/3:ramp-in=0.2:frames=blend",
-                                                      "8-endx2:audio=varispeed"])
+                                                      "8-endx2:ramp-in=0.5:ease=cubic-bezier(0.25,0.1,0.25,1):audio=varispeed"])
         #expect(script.clips[1].start == .time(.zero) && script.clips[1].end == .time(t(5)))
         #expect(script.output == OutputSettings(mode: .cfr, fps: Rational(30000, 1001), codec: "hevc", frames: .auto,
                                                 size: .init(width: 1920, height: 1080), scaling: .aspectFill,
@@ -148,7 +149,11 @@ import SlomoScript
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ramp: 0.6}",
          .rampTooLong, "clips[0].sections[0]: ramps of 0.6 s + 0.6 s are longer than the section's 1 s"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, speed: 2}",
-         .unknownKey, "clips[0].sections[0].speed: unknown key 'speed'; expected one of start, end, rate, ramp, ramp-in, ramp-out, audio, frames"),
+         .unknownKey, "clips[0].sections[0].speed: unknown key 'speed'; expected one of start, end, rate, ramp, ramp-in, ramp-out, ease, audio, frames"),
+        ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ramp: 0.2, ease: bouncy}",
+         .invalidValue, "clips[0].sections[0].ease: unknown ease 'bouncy'; expected linear, smooth, in, out, in-out or cubic-bezier(x1,y1,x2,y2)"),
+        ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ease: smooth}",
+         .invalidValue, "clips[0].sections[0]: ease=smooth needs a ramp to shape: add :ramp=0.3 or the like"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: true, end: 2, rate: 2}",
          .wrongType, "clips[0].sections[0].start: expected a time (seconds such as 2.5 or 1500ms, a timecode, f480 or end), found a boolean (true)"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 3, rate: 2}\n      - 2-4x0.5",

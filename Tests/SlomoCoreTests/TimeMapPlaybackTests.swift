@@ -168,6 +168,8 @@ import Testing
                 #expect(faster.shape == .constant(try Rate(r.value * rate.value)))
             case .ramp(let from, let to):
                 #expect(faster.shape == .ramp(from: try Rate(from.value * rate.value), to: try Rate(to.value * rate.value)))
+            case .eased(let from, let to, let ease):
+                #expect(faster.shape == .eased(from: try Rate(from.value * rate.value), to: try Rate(to.value * rate.value), ease: ease))
             }
         }
         // Exact everywhere, outside the source range too.

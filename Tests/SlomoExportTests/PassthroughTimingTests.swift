@@ -51,6 +51,39 @@ import Testing
         #expect(try runChecked("ffmpeg", ["-v", "error", "-i", output, "-f", "null", "-"]).standardError.isEmpty)
     }
 
+    /// A smooth ramp into 0.25 and out again on the 60 fps clip: every copied packet's time
+    /// is the closed-form map's (1/rate = k0 + Δk·(3u² − 2u³), output its integral
+    /// k0·x + Δk·L·(u³ − u⁴/2)) within a microsecond.
+    @Test func easedRampTimesEveryPacketOnTheClosedFormMap() throws {
+        let output = try Self.retime(.videoOnly, ["0.5-1.5x0.25:ramp=0.4:ease=smooth"])
+        let video = try #require(try FFprobe(output).stream("video"))
+        let timeBase = try #require((video["time_base"] as? String).flatMap { Rational(decimal: $0) })
+        let inputTimeBase = try #require((try FFprobe(try Fixture.videoOnly.path).stream("video")?["time_base"] as? String)
+            .flatMap { Rational(decimal: $0) })
+        let sources = try FFprobe.packets(try Fixture.videoOnly.path).map { Double($0.pts) * inputTimeBase.doubleValue }.sorted()
+        let outputs = try FFprobe.packets(output).map { Double($0.pts) * timeBase.doubleValue }.sorted()
+        #expect(outputs.count == sources.count && sources.count == 120)
+        func smooth(_ x: Double, from k0: Double, to k1: Double) -> Double {
+            let u = x / 0.4
+            return k0 * x + (k1 - k0) * 0.4 * (u * u * u - u * u * u * u / 2)
+        }
+        let rampOutput = smooth(0.4, from: 1, to: 4)
+        func expected(_ s: Double) -> Double {
+            switch s {
+            case ..<0.5: return s
+            case ..<0.9: return 0.5 + smooth(s - 0.5, from: 1, to: 4)
+            case ..<1.1: return 0.5 + rampOutput + (s - 0.9) * 4
+            case ..<1.5: return 0.5 + rampOutput + 0.8 + smooth(s - 1.1, from: 4, to: 1)
+            default: return 0.5 + 2 * rampOutput + 0.8 + (s - 1.5)
+            }
+        }
+        let start = sources[0]
+        let errors = zip(sources, outputs).map { abs(($1 - outputs[0]) - expected($0 - start)) }
+        print("smooth ramp passthrough: \(errors.count) packets, worst \(String(format: "%.3f", errors.max()! * 1e6)) µs "
+              + "from the closed-form map (time base \(timeBase))")
+        #expect(errors.allSatisfy { $0 <= 1e-6 })
+    }
+
     @Test func hybridLogGammaKeepsColourAndDepth() throws {
         let output = try Self.retime(.hlg, ["0.2-0.6x0.5"])
         let original = try #require(try MediaFile(path: try Fixture.hlg.path).videoStream)

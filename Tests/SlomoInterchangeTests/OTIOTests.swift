@@ -21,7 +21,9 @@ import Testing
     }
 
     @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3:ramp=0.25", "3-5x3:ramp-in=0.5"],
-                      ["0-endx0.5"], ["7-9x0.125:ramp-out=0.4:audio=varispeed:frames=blend"]])
+                      ["0-endx0.5"], ["7-9x0.125:ramp-out=0.4:audio=varispeed:frames=blend"],
+                      ["2-4x0.25:ramp=0.3:ease=smooth", "4-6x2:ramp-in=0.2:ease=smooth"],
+                      ["6-8x2:ramp=0.2:ease=cubic-bezier(0.25,0.1,0.25,1)"]])
     func slomoTimelinesReadBackExactly(sections: [String]) throws {
         let (original, read) = try Self.roundTrip(sections)
         #expect(read.clips.count == 1)
