@@ -33,13 +33,15 @@ public final class AudioRenderer {
         public let sourceEnd: Int
         /// Output seconds per source second (1/rate) over the segment.
         public let stretch: StretchCurve
-        /// The algorithm, or nil when the segment is copied (constant rate 1).
+        /// The algorithm, or nil when the segment is copied (constant rate 1) or held.
         public let algorithm: TimePitchAlgorithm?
+        /// For a freeze frame, what is heard (the segment reads no source); nil otherwise.
+        public var hold: Freeze.Audio? = nil
         /// Which piece of its map segment this is, and of how many (1 when not split).
         public let pieceIndex: Int
         public let pieceCount: Int
         public var frameCount: Int { outputEnd - outputStart }
-        var isCopy: Bool { algorithm == nil }
+        var isCopy: Bool { algorithm == nil && hold == nil }
         /// A later piece of a split segment: its start is aligned to the previous piece.
         var continuesPrevious: Bool { pieceIndex > 0 }
     }
@@ -118,10 +120,19 @@ public final class AudioRenderer {
         let zero = try frame(sourceTimeOfFrameZero)
         var plans: [SegmentPlan] = []
         for (i, seg) in map.segments.enumerated() {
+            if case .hold(let sound) = seg.shape {
+                let at = try frame(seg.source.start) - zero
+                var plan = SegmentPlan(outputStart: try frame(seg.output.start), outputEnd: try frame(seg.output.end),
+                                       sourceStart: at, sourceEnd: at, stretch: StretchCurve(samples: [0, 0]),
+                                       algorithm: nil, pieceIndex: 0, pieceCount: 1)
+                plan.hold = sound
+                plans.append(plan)
+                continue
+            }
             func stretch(at sourceFrame: Int) -> Double {
                 seg.stretch(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate)))
             }
-            let stretch0 = seg.shape.startStretch.doubleValue, stretch1 = seg.shape.endStretch.doubleValue
+            let stretch0 = seg.shape.startStretch!.doubleValue, stretch1 = seg.shape.endStretch!.doubleValue    // not a hold
             let copy: Bool
             if case .constant(let r) = seg.shape, r == .normal { copy = true } else { copy = false }
             let alg = seg.audio ?? algorithm
@@ -234,7 +245,7 @@ public final class AudioRenderer {
     private func windowRange(for i: Int) -> Range<Int> {
         let plan = plans[i]
         let start = plan.sourceStart - min(preroll, max(0, plan.sourceStart))
-        let fastest = max(1, plan.stretch.fastestRate)
+        let fastest = plan.hold == nil ? max(1, plan.stretch.fastestRate) : 1
         let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
         return start..<(plan.sourceEnd + beyond)
     }

@@ -1,7 +1,7 @@
 import SlomoCore
 
-/// The rendering of one `AudioRenderer.SegmentPlan`: the copied source, or a processor fed
-/// from a pre-roll before the segment, with the crossfades at its joins.
+/// The rendering of one `AudioRenderer.SegmentPlan`: the copied source, a processor fed from a
+/// pre-roll before the segment, or a freeze frame's held sound, with the crossfades at its joins.
 ///
 /// A rendering is built and filled either on the renderer's thread (read lazily from the track) or
 /// ahead of time on a worker (`prepare(until:)`, reading a snapshot of its window of the track); in both
@@ -17,6 +17,8 @@ final class SegmentRendering {
     let fadeIn: Int, fadeOut: Int
     /// The previous segment's continuation past its end; set when this state becomes current.
     var previousTail: AudioBuffer?
+    /// A freeze frame's sound; held segments only.
+    var held: HeldSound?
     // Stretched segments only.
     var processor: EngineProcessor?
     var fifo: PlanarFIFO
@@ -46,6 +48,11 @@ final class SegmentRendering {
         spectralEngine = renderer.spectralEngine
         lastFeed = plan.sourceEnd + AudioRenderer.maximumLookBehind(sampleRate: sampleRate) / 2
         let tail = renderer.needsTail(index) ? renderer.fadeIn(index + 1) : 0
+        if let hold = plan.hold {
+            held = hold == .freeze
+                ? try HeldSound(freezing: source, at: plan.sourceStart, sampleRate: sampleRate)
+                : HeldSound(silenceFor: renderer.channelCount)
+        }
         guard let alg = plan.algorithm else {
             alignmentLead = 0
             framesNeeded = plan.frameCount + tail
@@ -166,12 +173,16 @@ final class SegmentRendering {
 
     func emit(_ n: Int) throws -> AudioBuffer {
         var out: AudioBuffer
-        if processor == nil {
+        if processor == nil && held == nil {
             out = try renderer.source.read(from: plan.sourceStart + emitted, count: n)
         } else {
-            if emitted == 0 { try alignStart() }
-            try fill(n)
-            out = fifo.pop(n)
+            if let held {
+                out = held.next(n)
+            } else {
+                if emitted == 0 { try alignStart() }
+                try fill(n)
+                out = fifo.pop(n)
+            }
             // Crossfade from the previous segment's continuation.
             if fadeIn > 0, emitted < fadeIn, let tail = previousTail {
                 for c in 0..<out.channelCount {
@@ -202,6 +213,7 @@ final class SegmentRendering {
     func tail() throws -> AudioBuffer? {
         guard renderer.needsTail(index) else { return nil }
         let x = renderer.fadeIn(index + 1)
+        if let held { return held.next(x) }
         if processor == nil {
             return try renderer.source.read(from: plan.sourceStart + plan.frameCount, count: x)
         }

@@ -6,7 +6,7 @@ import SlomoInterchange
 import SlomoMedia
 
 /// What a command edits: INPUT (a movie, an edit script or an OTIO timeline), the movie's
-/// `--section`s, and `--phone`/`--real-time` for a phone's slow motion. Shared by `plan`,
+/// `--section`s and `--freeze`s, and `--phone`/`--real-time` for a phone's slow motion. Shared by `plan`,
 /// `retime`, `export` and `timeline`.
 struct EditInputOptions: ParsableArguments {
     @Argument(help: "A movie, an edit script (.yaml, .yml, .json) or an OTIO timeline (.otio); it is only read.",
@@ -17,6 +17,11 @@ struct EditInputOptions: ParsableArguments {
             help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25, or auto for the moment slomo detects (repeatable; grammar in docs/sections.md).",
                                valueName: "spec"))
     var sections: [String] = []
+
+    @Option(name: .customLong("freeze"),
+            help: ArgumentHelp("Hold the frame shown at T for D seconds of output, e.g. 3:2, 3:2:audio=freeze (held sound; default silence). Repeatable.",
+                               valueName: "T:D"))
+    var freezes: [String] = []
 
     @Flag(help: ArgumentHelp("""
         Retime as the phone shows it: regions and rate from the .AAE/.SLM sidecar beside the movie, else from its \
@@ -39,8 +44,8 @@ struct EditInputOptions: ParsableArguments {
 
     func validate() throws {
         if phone && realTime { throw ValidationError("--phone and --real-time exclude each other: choose one.") }
-        if kind != .movie && (phoneMode != nil || !sections.isEmpty) {
-            throw ValidationError("--section, --phone and --real-time apply to a movie; \(input) carries its own sections.")
+        if kind != .movie && (phoneMode != nil || !sections.isEmpty || !freezes.isEmpty) {
+            throw ValidationError("--section, --freeze, --phone and --real-time apply to a movie; \(input) carries its own sections.")
         }
     }
 
@@ -50,7 +55,7 @@ struct EditInputOptions: ParsableArguments {
     func edit(reportingTo printer: ProgressPrinter = ProgressPrinter(style: .none)) throws -> EditInput {
         let edit: EditInput
         do {
-            edit = try EditInput(path: input, sections: sections, phone: phoneMode)
+            edit = try EditInput(path: input, sections: sections, freezes: freezes, phone: phoneMode)
         } catch {
             if kind == .movie, let movie = try? MediaFile(path: input) { movie.damageWarnings.forEach(printer.warn) }
             throw error

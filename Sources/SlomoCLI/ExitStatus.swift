@@ -27,7 +27,7 @@ enum ExitStatus {
         case let error as TimeModelError:
             // A section typed as syntax is a usage mistake; an edit script's or a timeline's
             // section is the file's content, not usage.
-            if case .syntax = error.section { return usage }
+            if error.section?.isTyped == true { return usage }
             return failed
         case let error as AudioError:
             return [.invalidRate, .rateOutOfRange, .unknownAlgorithm].contains(error.kind) ? usage : failed

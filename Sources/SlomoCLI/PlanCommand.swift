@@ -70,6 +70,7 @@ struct PlanCommand: ParsableCommand {
         var header = ["#", "source (s)", "output (s)", "rate", "eff. fps", "src frames", "out frames", "audio"]
         if showClip { header.insert("clip", at: 1) }
         var rows = [header]
+        let hasAudio = plan.segments.contains { $0.audio != nil }
         for (index, segment) in plan.segments.enumerated() {
             let effective: String = segment.effectiveFrameRate.map { String(format: "%.3f", $0) } ?? "-"
             let sourceFrames: String = segment.sourceFrames.map { String($0) } ?? "-"
@@ -77,7 +78,7 @@ struct PlanCommand: ParsableCommand {
             let source: String = seconds(segment.sourceStart) + "-" + seconds(segment.sourceEnd)
             let output: String = seconds(segment.outputStart) + "-" + seconds(segment.outputEnd)
             var row: [String] = [String(index + 1), source, output, segment.rateText, effective,
-                                 sourceFrames, outputFrames, segment.audio?.rawValue ?? "-"]
+                                 sourceFrames, outputFrames, (hasAudio ? segment.hold : nil) ?? segment.audio?.rawValue ?? "-"]
             if showClip { row.insert("\(segment.clip + 1)", at: 1) }
             rows.append(row)
         }

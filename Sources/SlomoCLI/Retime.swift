@@ -65,8 +65,9 @@ struct Retime: ParsableCommand {
         case .script, .timeline:
             if saveScript != nil { throw ValidationError("--save-script needs a movie with --section options as input.") }
         case .movie:
-            guard !source.sections.isEmpty || source.phoneMode != nil else {
-                throw ValidationError("Give at least one --section, e.g. --section 2-4x0.25 (or --phone for a phone's slow motion).")
+            guard !source.sections.isEmpty || !source.freezes.isEmpty || source.phoneMode != nil else {
+                throw ValidationError("Give at least one --section or --freeze, e.g. --section 2-4x0.25 or --freeze 3:2 "
+                                      + "(or --phone for a phone's slow motion).")
             }
         }
     }
@@ -108,7 +109,8 @@ struct Retime: ParsableCommand {
         if let saveScript {
             try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)
             guard source.phoneMode == nil else { throw CommandError("--save-script takes --section options, not --phone") }
-            var script = try EditScript(retiming: source.input, sections: source.sections, settings: settings)
+            var script = try EditScript(retiming: source.input, sections: source.sections, freezes: source.freezes,
+                                        settings: settings)
             if frameRate != nil {
                 script.output.codec = video.codec.rawValue
                 if cfrOptions.frames != nil { script.output.frames = video.frames }

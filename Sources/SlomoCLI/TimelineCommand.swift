@@ -25,7 +25,7 @@ struct TimelineCommand: ParsableCommand {
               slomo timeline match.mov --section 2-4x0.25:ramp=0.3 -o match.fcpxml
               slomo timeline edit.yaml -o edit.mlt && melt edit.mlt
               slomo timeline from-resolve.otio -o for-shotcut.mlt
-              slomo timeline take240.mov --section 2-4x0.25:ramp=0.3 --timeline-rate 24 -o cut.otio
+              slomo timeline take.mov --section 2-4x0.25 --timeline-rate 24 -o cut.otio
 
             Clips and ramp steps lie on whole frames of the project's rate (--timeline-rate, \
             default the first source's); the largest rounding to that grid is printed.

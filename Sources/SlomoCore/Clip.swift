@@ -7,29 +7,42 @@ public struct Clip: Hashable, Sendable {
     public private(set) var range: TimeRange
     /// The sections, in the file's time, inside `range`, sorted by start.
     public private(set) var sections: [Section]
+    /// The freeze frames, in the file's time, sorted.
+    public private(set) var freezes: [Freeze]
     /// The source's frame rate when known: section edges snap to its frames, plans count them.
     public var frameRate: Rational?
 
     /// A clip; throws the errors of `Section.validated(_:in:)` when a section is outside
-    /// `range` or sections overlap.
-    public init(source: String, range: TimeRange, sections: [Section] = [], frameRate: Rational? = nil) throws {
+    /// `range` or sections overlap, and those of `Freeze.validated` when a freeze is outside
+    /// `range`, inside a section or at the time of another.
+    public init(source: String, range: TimeRange, sections: [Section] = [], freezes: [Freeze] = [],
+                frameRate: Rational? = nil) throws {
         guard !range.isEmpty else {
             throw TimeModelError(.emptyRange, "the clip's range \(range) is empty", subject: source)
         }
         self.source = source
         self.range = range
         self.sections = try Section.validated(sections, in: range)
+        self.freezes = try Freeze.validated(freezes, in: range, sections: self.sections)
         self.frameRate = frameRate
     }
 
     /// The clip's time map starting at `outputStart`, with edges snapped to `frameRate`.
     public func timeMap(outputStart: MediaTime = .zero) throws -> TimeMap {
-        try TimeMap(sections: sections, source: range, outputStart: outputStart, frameRate: frameRate)
+        try TimeMap(sections: sections, freezes: freezes, source: range, outputStart: outputStart, frameRate: frameRate)
     }
 
-    /// Adds sections; throws (leaving the clip unchanged) when they leave the range or overlap.
+    /// Adds sections; throws (leaving the clip unchanged) when they leave the range or overlap
+    /// each other or a freeze.
     public mutating func add(_ newSections: [Section]) throws {
-        sections = try Section.validated(sections + newSections, in: range)
+        let all = try Section.validated(sections + newSections, in: range)
+        _ = try Freeze.validated(freezes, in: range, sections: all)
+        sections = all
+    }
+
+    /// Adds freeze frames; throws (leaving the clip unchanged) the errors of `Freeze.validated`.
+    public mutating func add(_ newFreezes: [Freeze]) throws {
+        freezes = try Freeze.validated(freezes + newFreezes, in: range, sections: sections)
     }
 
     /// The part of the clip inside `part` (in the file's time), with sections cut to it; nil
@@ -40,6 +53,7 @@ public struct Clip: Hashable, Sendable {
         var copy = self
         copy.range = kept
         copy.sections = sections.compactMap { $0.trimmed(to: kept) }
+        copy.freezes = freezes.filter { kept.start <= $0.at && $0.at < kept.end }
         return copy
     }
 }

@@ -19,14 +19,34 @@ public struct Composition: Hashable, Sendable {
     }
 
     /// A composition of one whole file of `duration` with sections in section syntax
-    /// (`["2-4x0.25", "8-endx2"]`, as given to `--section`). Throws the parser's errors and
-    /// those of `Clip` (overlap, past the end), each naming the section text.
-    public init(source: String, duration: MediaTime, frameRate: Rational?, sections texts: [String]) throws {
+    /// (`["2-4x0.25", "8-endx2"]`, as given to `--section`) and freezes in freeze syntax
+    /// (`["3:2"]`, as given to `--freeze`). Throws the parsers' errors and those of `Clip`
+    /// (overlap, past the end), each naming the text.
+    public init(source: String, duration: MediaTime, frameRate: Rational?, sections texts: [String],
+                freezes freezeTexts: [String] = []) throws {
         let range = TimeRange(start: .zero, duration: duration)
         let sections = try texts.map { text in
             try SectionSpec(parsing: text).resolved(in: range, frameRate: frameRate, origin: .syntax(text))
         }
-        self.init([try Clip(source: source, range: range, sections: sections, frameRate: frameRate)])
+        let freezes = try freezeTexts.map { try Freeze(parsing: $0, frameRate: frameRate) }
+        self.init([try Clip(source: source, range: range, sections: sections, freezes: freezes, frameRate: frameRate)])
+    }
+
+    /// Holds the frame shown at `editTime` on the edit timeline for `duration` of output
+    /// (`Freeze`), like an editor's freeze frame. Throws `.pastEnd` outside the timeline, and
+    /// the errors of `Freeze` and `Clip.add(_:)` (inside a section, another freeze there).
+    public mutating func freeze(at editTime: MediaTime, for duration: MediaTime, audio: Freeze.Audio = .silence) throws {
+        try checkInside(editTime)
+        var start = MediaTime.zero
+        for index in clips.indices {
+            let end = start + clips[index].range.duration
+            if editTime < end || index == clips.count - 1 {
+                let freeze = try Freeze(at: clips[index].range.start + (editTime - start), duration: duration, audio: audio)
+                try clips[index].add([freeze])
+                return
+            }
+            start = end
+        }
     }
 
     /// The length of the edit timeline: the sum of the clips' durations.

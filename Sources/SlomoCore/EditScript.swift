@@ -22,6 +22,8 @@ public struct EditScript: Hashable, Sendable {
         /// Sections to be found in the source (`auto` in the script): the moments detected
         /// become sections before the script becomes a composition (`EditInput` does it).
         public var autoSections: [AutoSection] = []
+        /// The clip's freeze frames, in the source's time.
+        public var freezes: [FreezeSpec] = []
 
         /// A clip of `source` from `start` to `end`.
         public init(source: String, start: SectionSpec.Position = .time(.zero), end: SectionSpec.Position = .end,
@@ -97,8 +99,11 @@ public struct EditScript: Hashable, Sendable {
                 try item.element.resolved(in: range, frameRate: info.frameRate,
                                           origin: .document("\(path).sections[\(item.offset)]"))
             }
+            let freezes = try clip.freezes.enumerated().map { item in
+                try item.element.resolved(in: range, frameRate: info.frameRate, origin: .document("\(path).freeze[\(item.offset)]"))
+            }
             composition.append(try SlomoCore.Clip(source: sourcePath(of: clip), range: range, sections: sections,
-                                        frameRate: info.frameRate))
+                                                  freezes: freezes, frameRate: info.frameRate))
         }
         return composition
     }

@@ -16,7 +16,7 @@ public enum OutputFrameRate: Hashable, Sendable, CustomStringConvertible {
         } else if let rate = Rational(frameRate: trimmed), rate.numerator > 0 {
             self = .rate(rate)
         } else {
-            throw TimeModelError(.unparseable, "expects a frame rate such as 30, 29.97 (= 30000/1001), "
+            throw TimeModelError(.unparseable, "expects a positive frame rate such as 30, 29.97 (= 30000/1001), "
                                  + "30000/1001 or source, got '\(text)'")
         }
     }

@@ -51,6 +51,9 @@ public struct Plan: Codable, Hashable, Sendable {
         /// For an eased (non-linear) ramp, points along it from its start to its end, to draw it
         /// by; nil otherwise (a linear ramp is drawn from `rampFrom` and `rampTo`).
         public var curve: [CurvePoint]?
+        /// For a freeze frame (source start = end, rate 0), what is heard: `"silence"` or
+        /// `"freeze"`; nil otherwise.
+        public var hold: String?
         /// Source frames per output second (source fps × rate); nil without a source frame rate.
         public var effectiveFrameRate: Double?
         /// Source frames in the segment; nil without a source frame rate.
@@ -154,6 +157,7 @@ extension Plan.Segment {
         rateText = segment.shape.description
         switch segment.shape {
         case .constant: break
+        case .hold(let audio): hold = audio.rawValue
         case .ramp(let from, let to), .eased(let from, let to, _):
             rampFrom = from.doubleValue
             rampTo = to.doubleValue
@@ -175,6 +179,6 @@ extension Plan.Segment {
             sourceFrames = try frameRate.map { try Plan.frames(in: segment.source, at: $0) }
         }
         outputFrames = try cfrFrameRate.map { try Plan.frames(in: segment.output, at: $0) }
-        audio = segment.audio ?? defaultAudio
+        audio = segment.isHold ? nil : segment.audio ?? defaultAudio
     }
 }

@@ -4,7 +4,8 @@ extension TimeMap {
     /// The result covers source `s0 ..< source.end`, `s0 = sourceTime(at: start)`, and ends at
     /// `output.end`; for every source time `s ≥ s0`, `trimmed.outputTime(at: s) ==
     /// outputTime(at: s)` (exactly where this map is exact). Segments before `s0` are dropped;
-    /// the one containing `s0` is cut there, keeping its rate, or its ramp's curve of 1/rate.
+    /// the one containing `s0` is cut there, keeping its rate, or its ramp's curve of 1/rate;
+    /// from inside a freeze, the rest of the hold comes first.
     /// `sections` is unchanged, so segments' section indices stay valid. Returns `self` when
     /// `start ≤ output.start`; throws `.emptyRange` when `start` is at or past `output.end`,
     /// and `.overflow` when the cut segment is not representable exactly.
@@ -14,11 +15,19 @@ extension TimeMap {
         guard cut < source.end else {
             throw TimeModelError(.emptyRange, "output time \(start) s is at or past the map's end at \(output.end) s")
         }
-        let index = segmentIndex(containingSource: cut)
-        var kept = Array(segments[index...])
-        kept[0] = try kept[0].suffix(from: cut)
+        var kept: [Segment]
+        let atOutput = segmentIndex(containingOutput: start)
+        if segments[atOutput].isHold, case .hold(let audio) = segments[atOutput].shape {
+            // Inside a freeze: what is left of the hold, then the rest.
+            let hold = segments[atOutput]
+            kept = [try Segment(holding: hold.source.start, outputStart: start, duration: hold.output.end - start, audio: audio)]
+                + segments[(atOutput + 1)...]
+        } else {
+            kept = Array(segments[segmentIndex(containingSource: cut)...])
+            kept[0] = try kept[0].suffix(from: cut)
+        }
         return try TimeMap(source: TimeRange(start: cut, end: source.end), outputStart: kept[0].output.start,
-                           sections: sections, segments: kept)
+                           sections: sections, freezes: freezes, segments: kept)
     }
 
     /// The map played `rate` times faster on top of its own rates: the same source range and
@@ -32,6 +41,6 @@ extension TimeMap {
         let scaled = try segments.map { try $0.scaled(by: factor) }
         // Each end is exactly start/rate + duration/rate = end/rate, so the segments tile.
         return try TimeMap(source: source, outputStart: try outputStart.divided(by: factor),
-                           sections: sections, segments: scaled)
+                           sections: sections, freezes: freezes, segments: scaled)
     }
 }

@@ -8,13 +8,16 @@ extension TimeMap {
         /// The rate eases from `from` to `to` along `ease` (a part of an eased ramp, whose
         /// rates at a cut inside the ramp are rounded to nine digits).
         case eased(from: Rate, to: Rate, ease: Ease)
+        /// A freeze frame: no source time passes while the output does (`Freeze`).
+        case hold(audio: Freeze.Audio)
 
-        /// `"0.25"`, `"1→0.25"` or `"1→0.25 smooth"`.
+        /// `"0.25"`, `"1→0.25"`, `"1→0.25 smooth"` or `"hold"`.
         public var description: String {
             switch self {
             case .constant(let rate): return "\(rate)"
             case .ramp(let from, let to): return "\(from)→\(to)"
             case .eased(let from, let to, let ease): return "\(from)→\(to) \(ease)"
+            case .hold: return "hold"
             }
         }
     }
@@ -44,7 +47,23 @@ extension TimeMap {
             case ramp(k0: Rational, half: Rational)
             /// A part of an eased ramp.
             case eased(EasedRamp)
+            /// A freeze: every output time shows `source.start`.
+            case hold
         }
+
+        /// A hold of the frame at `time` for `duration`, from output time `outputStart`.
+        init(holding time: MediaTime, outputStart: MediaTime, duration: MediaTime, audio: Freeze.Audio) throws {
+            source = TimeRange(start: time, end: time)
+            output = TimeRange(start: outputStart, end: try outputStart.adding(duration))
+            shape = .hold(audio: audio)
+            section = nil
+            self.audio = nil
+            frames = nil
+            evaluator = .hold
+        }
+
+        /// True for a freeze frame.
+        public var isHold: Bool { if case .hold = shape { true } else { false } }
 
         /// A constant segment; throws `.overflow` when its end does not fit.
         init(source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
@@ -116,13 +135,15 @@ extension TimeMap {
             guard cut > source.start else { return self }
             let rest = TimeRange(start: cut, end: source.end)
             switch evaluator {
+            case .hold:
+                return self
             case .eased(let ramp):
                 guard case .eased(_, let to, _) = shape else { preconditionFailure("an eased evaluator has an eased shape") }
                 let from = try Rate(Rational(approximating: ramp.stretch(at: cut)).reciprocal)
                 return Segment(source: rest, along: ramp, from: from, to: to, section: section, audio: audio, frames: frames)
             case .affine, .ramp:
                 // 1/rate is linear in source time: its value at the cut is k0 + (k1 − k0)·(cut − start)/L.
-                let k0 = shape.startStretch, k1 = shape.endStretch
+                let k0 = shape.startStretch!, k1 = shape.endStretch!    // neither evaluator is a hold
                 let overflow = TimeModelError(.overflow, "segment \(source) cut at \(cut) s is not representable exactly")
                 guard let difference = k1.subtractingReportingOverflow(k0),
                       let offset = cut.seconds.subtractingReportingOverflow(source.start.seconds),
@@ -145,15 +166,22 @@ extension TimeMap {
                 return Segment(source: source, along: faster, from: try Rate(from.value * factor), to: try Rate(to.value * factor),
                                section: section, audio: audio, frames: frames)
             }
-            guard let k0 = shape.startStretch.dividedReportingOverflow(by: factor),
-                  let k1 = shape.endStretch.dividedReportingOverflow(by: factor) else { throw overflow }
+            if case .hold(let sound) = shape {
+                let start = try output.start.divided(by: factor)
+                return try Segment(holding: source.start, outputStart: start,
+                                   duration: try output.end.divided(by: factor).subtracting(start), audio: sound)
+            }
+            guard let k0 = shape.startStretch?.dividedReportingOverflow(by: factor),
+                  let k1 = shape.endStretch?.dividedReportingOverflow(by: factor) else { throw overflow }
             return try Segment.make(source: source, outputStart: try output.start.divided(by: factor),
                                     k0: k0, k1: k1, section: section, audio: audio, frames: frames)
         }
 
-        /// 1/rate (output seconds per source second) at `sourceTime`, which should lie in `source`.
+        /// 1/rate (output seconds per source second) at `sourceTime`, which should lie in `source`;
+        /// infinite in a hold.
         public func stretch(at sourceTime: MediaTime) -> Double {
             switch evaluator {
+            case .hold: return .infinity
             case .affine(let forward, _): return forward.slope.doubleValue
             case .ramp(let k0, let half):
                 return k0.doubleValue + 2 * half.doubleValue * (sourceTime.doubleSeconds - source.start.doubleSeconds)
@@ -191,6 +219,8 @@ extension TimeMap {
                                              + k0.doubleValue * x + half.doubleValue * x * x)
             case .eased(let ramp):
                 return ramp.outputTime(at: sourceTime)
+            case .hold:
+                return output.start
             }
         }
 
@@ -212,6 +242,8 @@ extension TimeMap {
                     ?? MediaTime.nanoseconds(source.start.doubleSeconds + x)
             case .eased(let ramp):
                 return ramp.sourceTime(at: outputTime, in: source)
+            case .hold:
+                return source.start
             }
         }
     }

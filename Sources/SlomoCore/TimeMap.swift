@@ -31,6 +31,8 @@ public struct TimeMap: Hashable, Sendable {
     public let output: TimeRange
     /// The sections, validated, snapped when a frame rate was given, and sorted by start.
     public let sections: [Section]
+    /// The freeze frames, validated, snapped to the frame they hold, and sorted.
+    public let freezes: [Freeze]
     /// The segments, in order, tiling `source` and the output range without gaps.
     public let segments: [Segment]
 
@@ -39,21 +41,25 @@ public struct TimeMap: Hashable, Sendable {
     private let before: Affine, beforeInverse: Affine
     private let after: Affine, afterInverse: Affine
 
-    /// The map of `sections` over the source range `source`, starting at `outputStart`. With a
-    /// `frameRate`, section edges first snap to source frames (`Section.snapped`, frames at
-    /// `n / frameRate`). Throws the errors of `Section.validated(_:in:)` (`.pastEnd`,
+    /// The map of `sections` and `freezes` over the source range `source`, starting at
+    /// `outputStart`. With a `frameRate`, section edges first snap to source frames
+    /// (`Section.snapped`, frames at `n / frameRate`) and freezes to the frame they hold.
+    /// Throws the errors of `Section.validated(_:in:)` and `Freeze.validated` (`.pastEnd`,
     /// `.overlap`), `.emptyRange` for an empty source range, and `.overflow` when exact times
     /// do not fit.
-    public init(sections: [Section], source: TimeRange, outputStart: MediaTime = .zero,
+    public init(sections: [Section], freezes: [Freeze] = [], source: TimeRange, outputStart: MediaTime = .zero,
                 frameRate: Rational? = nil) throws {
         guard !source.isEmpty else {
             throw TimeModelError(.emptyRange, "the clip's source range \(source) is empty")
         }
         var sorted = try Section.validated(sections, in: source)
+        var holds = freezes
         if let frameRate {
             sorted = try Section.validated(sorted.map { try $0.snapped(frameRate: frameRate, clipEnd: source.end) },
                                            in: source)
+            holds = try holds.map { try $0.snapped(frameRate: frameRate) }
         }
+        holds = try Freeze.validated(holds, in: source, sections: sorted)
         var pieces: [Piece] = []
         var cursor = source.start
         for (index, section) in sorted.enumerated() {
@@ -77,35 +83,54 @@ public struct TimeMap: Hashable, Sendable {
         var segments: [Segment] = []
         var out = outputStart
         var rampStarts: [Int: MediaTime] = [:]    // output time where each eased ramp starts
+        var pendingHolds = holds[...]
         for (index, piece) in pieces.enumerated() {
             for part in piece.parts {
                 let boundary = index + (part.ramp == .out ? 1 : 0)
                 let ramp = part.ramp.map { _ in ramps[boundary] }
+                var range = part.range
+                // A freeze holds inside a rate-1 stretch (splitting it) or at a part's start.
+                while let hold = pendingHolds.first, hold.at < range.end {
+                    if hold.at > range.start {
+                        let before = TimeRange(start: range.start, end: hold.at)
+                        segments.append(try Segment.make(source: before, outputStart: out, ramp: nil, rampOutputStart: nil,
+                                                         constant: piece.k, section: piece.section, audio: piece.audio,
+                                                         frames: piece.frames))
+                        out = segments.last!.output.end
+                        range = TimeRange(start: hold.at, end: range.end)
+                    }
+                    segments.append(try Segment(holding: hold.at, outputStart: out, duration: hold.duration, audio: hold.audio))
+                    out = segments.last!.output.end
+                    // An eased ramp open across the hold goes on after it.
+                    for key in rampStarts.keys { rampStarts[key] = try rampStarts[key]!.adding(hold.duration) }
+                    pendingHolds.removeFirst()
+                }
                 if ramp != nil, rampStarts[boundary] == nil { rampStarts[boundary] = out }
-                let segment = try Segment.make(source: part.range, outputStart: out, ramp: ramp,
+                let segment = try Segment.make(source: range, outputStart: out, ramp: ramp,
                                                rampOutputStart: rampStarts[boundary], constant: piece.k,
                                                section: piece.section, audio: piece.audio, frames: piece.frames)
                 segments.append(segment)
                 out = segment.output.end
             }
         }
-        try self.init(source: source, outputStart: outputStart, sections: sorted, segments: segments)
+        try self.init(source: source, outputStart: outputStart, sections: sorted, freezes: holds, segments: segments)
     }
 
     /// The map made of `segments`, which must be non-empty and tile `source` in order from output
     /// time `outputStart` without gaps; `sections` is what their `section` indices refer to.
     /// Outside `source` the map extrapolates at the edge segments' rates. Throws `.overflow`
     /// when that extrapolation is not representable exactly.
-    init(source: TimeRange, outputStart: MediaTime, sections: [Section], segments: [Segment]) throws {
+    init(source: TimeRange, outputStart: MediaTime, sections: [Section], freezes: [Freeze] = [], segments: [Segment]) throws {
         precondition(!segments.isEmpty, "a time map needs at least one segment")
         assert(segments.first!.source.start == source.start && segments.last!.source.end == source.end
                && segments.first!.output.start == outputStart
                && zip(segments, segments.dropFirst()).allSatisfy {
                    $0.source.end == $1.source.start && $0.output.end == $1.output.start
                }, "segments do not tile \(source) from output \(outputStart)")
-        let firstK = segments.first!.shape.startStretch, lastK = segments.last!.shape.endStretch
         let out = segments.last!.output.end
-        guard let before = Affine(through: source.start, outputStart, slope: firstK),
+        guard let firstK = segments.lazy.compactMap(\.shape.startStretch).first,
+              let lastK = segments.reversed().lazy.compactMap(\.shape.endStretch).first,
+              let before = Affine(through: source.start, outputStart, slope: firstK),
               let beforeInverse = Affine(through: outputStart, source.start, slope: firstK.reciprocal),
               let after = Affine(through: source.end, out, slope: lastK),
               let afterInverse = Affine(through: out, source.end, slope: lastK.reciprocal) else {
@@ -115,6 +140,7 @@ public struct TimeMap: Hashable, Sendable {
         self.outputStart = outputStart
         self.output = TimeRange(start: outputStart, end: out)
         self.sections = sections
+        self.freezes = freezes
         self.segments = segments
         self.sourceStarts = segments.map(\.source.start)
         self.outputStarts = segments.map(\.output.start)
@@ -134,11 +160,27 @@ public struct TimeMap: Hashable, Sendable {
     /// The total output duration; equals the sum of the segments' output durations.
     public var outputDuration: MediaTime { output.duration }
 
-    /// The output time at which `sourceTime` plays (forward map).
+    /// The output time at which `sourceTime` plays (forward map). At a freeze, source time
+    /// `at` plays for the whole hold: this is where it starts.
     public func outputTime(at sourceTime: MediaTime) -> MediaTime {
         if sourceTime < source.start { return before(sourceTime) }
         if sourceTime >= source.end { return after(sourceTime) }
-        return segments[TimeMap.lastIndex(in: sourceStarts, notAfter: sourceTime)].outputTime(at: sourceTime)
+        let index = TimeMap.lastIndex(in: sourceStarts, notAfter: sourceTime)
+        if index > 0, segments[index - 1].isHold, segments[index - 1].source.start == sourceTime {
+            return segments[index - 1].output.start
+        }
+        return segments[index].outputTime(at: sourceTime)
+    }
+
+    /// The output range over which `sourceTime` plays: one instant, or the whole hold of a
+    /// freeze at it.
+    public func outputRange(at sourceTime: MediaTime) -> TimeRange {
+        let index = TimeMap.lastIndex(in: sourceStarts, notAfter: sourceTime)
+        if index > 0, segments[index - 1].isHold, segments[index - 1].source.start == sourceTime {
+            return segments[index - 1].output
+        }
+        let time = outputTime(at: sourceTime)
+        return TimeRange(start: time, end: time)
     }
 
     /// The source time that plays at `outputTime` (inverse map).
@@ -172,19 +214,21 @@ public struct TimeMap: Hashable, Sendable {
 }
 
 extension TimeMap.Shape {
-    /// 1/rate where the segment starts.
-    public var startStretch: Rational {
+    /// 1/rate where the segment starts; nil for a hold (no source time passes).
+    public var startStretch: Rational? {
         switch self {
         case .constant(let rate): return rate.stretch
         case .ramp(let from, _), .eased(let from, _, _): return from.stretch
+        case .hold: return nil
         }
     }
 
-    /// 1/rate where the segment ends.
-    public var endStretch: Rational {
+    /// 1/rate where the segment ends; nil for a hold.
+    public var endStretch: Rational? {
         switch self {
         case .constant(let rate): return rate.stretch
         case .ramp(_, let to), .eased(_, let to, _): return to.stretch
+        case .hold: return nil
         }
     }
 }

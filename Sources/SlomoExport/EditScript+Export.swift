@@ -3,10 +3,10 @@ import SlomoCore
 import SlomoMedia
 
 extension EditScript {
-    /// The edit script equivalent to retiming the whole of `input` by `sections` with
-    /// `settings` (what `slomo retime --save-script` writes). The source is stored as an
-    /// absolute path so the script works wherever it is saved.
-    public init(retiming input: String, sections: [String], settings: ExportSettings) throws {
+    /// The edit script equivalent to retiming the whole of `input` by `sections` and
+    /// `freezes` with `settings` (what `slomo retime --save-script` writes). The source is
+    /// stored as an absolute path so the script works wherever it is saved.
+    public init(retiming input: String, sections: [String], freezes: [String] = [], settings: ExportSettings) throws {
         let source = URL(fileURLWithPath: input).standardizedFileURL.path
         var output = OutputSettings(audio: settings.audioAlgorithm, audioCodec: settings.audioCodec.rawValue,
                                     spectralEngine: settings.spectralEngine == .defaultEngine ? nil : settings.spectralEngine)
@@ -17,7 +17,9 @@ extension EditScript {
             output.mode = .cfr
             output.fps = fps
         }
-        self.init(clips: [Clip(source: source, sections: try sections.map { try SectionSpec(parsing: $0) })], output: output)
+        var clip = Clip(source: source, sections: try sections.map { try SectionSpec(parsing: $0) })
+        clip.freezes = try freezes.map { try FreezeSpec(parsing: $0) }
+        self.init(clips: [clip], output: output)
     }
 }
 

@@ -41,6 +41,7 @@ extension ExportSession {
                 switch segment.shape {
                 case .constant(let rate): rates = rate == .normal ? [] : [rate]
                 case .ramp(let from, let to), .eased(let from, let to, _): rates = [from, to]
+                case .hold: rates = []
                 }
                 for rate in rates {
                     do {

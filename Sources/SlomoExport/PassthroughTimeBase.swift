@@ -17,6 +17,11 @@ enum PassthroughTimeBase {
         let input = inputTimeBase.denominator
         var scale: Int64? = lcm(input, origin.seconds.denominator)
         for segment in map.segments {
+            if segment.isHold, let current = scale {
+                // A held packet's neighbours: the hold's edges must be exact too.
+                scale = lcm(current, segment.output.end.seconds.denominator).flatMap { $0 <= largestTimescale ? $0 : nil }
+                continue
+            }
             guard let current = scale, case .constant(let rate) = segment.shape else { scale = nil; break }
             let sourceScale = lcm(current, segment.source.start.seconds.denominator)
             let stretched = sourceScale.flatMap { $0.multipliedReportingOverflow(by: rate.value.numerator) }

@@ -50,7 +50,8 @@ public struct EditInput: Sendable {
         }
     }
 
-    /// Reads the input at `path`. `sections` (section syntax) retime a movie; a script or a
+    /// Reads the input at `path`. `sections` (section syntax) retime a movie and `freezes`
+    /// (freeze syntax, `3:2`) hold its frames; a script or a
     /// timeline carries its own, so giving sections with one is an error. Sources are read
     /// only for their durations and frame rates. Throws the errors of the file, the script, the
     /// timeline or the sections. With `phone`, the movie's slow motion as a phone keeps it
@@ -58,10 +59,10 @@ public struct EditInput: Sendable {
     /// around the strongest moment `MomentDetector` finds (Photos' middle of the clip when it
     /// finds none). A section `auto` (`AutoSection`) becomes the
     /// sections around the moments `MomentDetector` finds in the movie, each said in `notes`.
-    public init(path: String, sections: [String] = [], phone: Phone? = nil) throws {
+    public init(path: String, sections: [String] = [], freezes: [String] = [], phone: Phone? = nil) throws {
         kind = Self.kind(of: path)
-        if kind != .movie && (!sections.isEmpty || phone != nil) {
-            throw TimeModelError(.invalidValue, "sections and phone slow motion apply to a movie; \(path) carries its own",
+        if kind != .movie && (!sections.isEmpty || !freezes.isEmpty || phone != nil) {
+            throw TimeModelError(.invalidValue, "sections, freezes and phone slow motion apply to a movie; \(path) carries its own",
                                  subject: path)
         }
         var notes: [String] = []
@@ -100,7 +101,7 @@ public struct EditInput: Sendable {
                     all = [section] + all
                 }
             }
-            composition = try Composition(retiming: file, sections: all)
+            composition = try Composition(retiming: file, sections: all, freezes: freezes)
             output = settings
         case .script:
             var script = try EditScript(contentsOf: path)

@@ -4,7 +4,8 @@ import SlomoCore
 /// Writes a `Timeline` as MLT XML (`.mlt`), the project format of Shotcut and Kdenlive and the
 /// input of `melt`: a profile at the timeline's frame rate and the first source's size, and a
 /// playlist with one entry per event. An event at rate 1 plays an `avformat` producer; any other
-/// rate a `timewarp` producer (`resource` = `SPEED:PATH`), whose frame `n` shows source time
+/// rate a `timewarp` producer (`resource` = `SPEED:PATH`), a freeze frame a `hold` producer of the
+/// held frame; a timewarp's frame `n` shows source time
 /// `n × SPEED / fps` (rounded to the nearest source frame, which entries compensate).
 /// MLT counts whole frames: each event plays over its placed frames (`Timeline.Event.placed`).
 public enum MLTWriter {
@@ -22,19 +23,27 @@ public enum MLTWriter {
             let length = frame(event.placed.end, fps: fps) - startFrame
             guard length > 0 else { continue }
             let speed = event.placedRate
-            // timewarp shows the source frame nearest to n × SPEED, i.e. each frame from half a
-            // frame before its time; entering half a source frame earlier puts it on its time.
-            let sourceFrame = 1 / (media.frameRate ?? fps).doubleValue
-            let lead = speed == Rational(1) ? 0 : sourceFrame / 2
-            let inFrame = max(0, Int(((event.source.start.doubleSeconds - lead) / speed.doubleValue * fps.doubleValue).rounded()))
             let id = "producer\(index)"
-            var properties: [(String, String)]
-            if speed == Rational(1) {
-                properties = [("resource", media.path), ("mlt_service", "avformat")]
+            let properties: [(String, String)]
+            let inFrame: Int
+            if event.hold != nil {
+                // MLT's hold producer repeats one frame (counted at the profile's rate) for the entry.
+                let held = Int((event.source.start.doubleSeconds * fps.doubleValue).rounded(.down))
+                properties = [("resource", media.path), ("mlt_service", "hold"), ("frame", "\(held)")]
+                inFrame = 0
             } else {
-                let speedText = number(speed.doubleValue)
-                properties = [("resource", "\(speedText):\(media.path)"), ("mlt_service", "timewarp"),
-                              ("warp_speed", speedText), ("warp_resource", media.path)]
+                // timewarp shows the source frame nearest to n × SPEED, i.e. each frame from half a
+                // frame before its time; entering half a source frame earlier puts it on its time.
+                let sourceFrame = 1 / (media.frameRate ?? fps).doubleValue
+                let lead = speed == Rational(1) ? 0 : sourceFrame / 2
+                inFrame = max(0, Int(((event.source.start.doubleSeconds - lead) / speed.doubleValue * fps.doubleValue).rounded()))
+                if speed == Rational(1) {
+                    properties = [("resource", media.path), ("mlt_service", "avformat")]
+                } else {
+                    let speedText = number(speed.doubleValue)
+                    properties = [("resource", "\(speedText):\(media.path)"), ("mlt_service", "timewarp"),
+                                  ("warp_speed", speedText), ("warp_resource", media.path)]
+                }
             }
             let body = properties.map { "    <property name=\"\($0)\">\(XMLText.escaped($1))</property>" }
             producers.append("  <producer id=\"\(id)\">\n" + body.joined(separator: "\n") + "\n  </producer>")

@@ -30,14 +30,12 @@ struct OTIOPiece {
         self.subject = subject
     }
 
-    /// The media range the piece plays and its rate. A freeze frame holds one frame (at
-    /// `frameRate`) for the clip's time, which slomo can do down to rate 1/32.
-    func resolved(frameRate: Rational?) throws -> (media: TimeRange, rate: Rate) {
+    /// The media range the piece plays and its rate; a freeze frame holds its start (an empty
+    /// media range, no rate) for the clip's time, exactly as slomo wrote it when it did.
+    func resolved(frameRate: Rational?) throws -> (media: TimeRange, rate: Rate?) {
         do {
             if freeze {
-                let frame = MediaTime(seconds: (frameRate ?? Rational(30)).reciprocal)
-                let rate = try Rate(frame.seconds.dividedReportingOverflow(by: duration.seconds) ?? Rational(0))
-                return (TimeRange(start: start, duration: frame), rate)
+                return (TimeRange(start: start, end: start), nil)
             }
             if let exact, abs(exact.rate.doubleValue - timeScalar) < 1e-9,
                abs(exact.source.start.doubleSeconds - start.doubleSeconds) < 1e-6,
@@ -50,13 +48,16 @@ struct OTIOPiece {
             let rate = try Rate(value)
             return (TimeRange(start: start, duration: try duration.multiplied(by: value)), rate)
         } catch let error as TimeModelError {
-            if error.kind == .rateOutOfRange && freeze {
-                throw TimeModelError(.rateOutOfRange, "freezes a frame for \(duration) s; slomo holds a frame by playing "
-                                     + "it at 1/32 speed at the slowest (\(32) frames' time): shorten the freeze",
-                                     subject: subject)
-            }
             throw TimeModelError(error.kind, error.problem, subject: subject)
         }
+    }
+
+    /// The freeze this piece is: its start held for its time in the track (exactly, from
+    /// slomo's metadata when it wrote the timeline).
+    func freezeFrame() throws -> Freeze {
+        let exactDuration = exact.flatMap { $0.hold != nil && $0.source.start == start ? $0.output.duration : nil }
+        return try Freeze(at: start, duration: exactDuration ?? duration, audio: exact?.hold ?? .silence,
+                          origin: .document(subject))
     }
 
     /// The composition clips of `pieces`: neighbouring pieces of one file whose media ranges
@@ -64,7 +65,7 @@ struct OTIOPiece {
     /// and runs of pieces that slomo marked as one section become that section again.
     static func clips(_ pieces: [OTIOPiece], sources: OTIOReader.SourceLookup) throws -> [Clip] {
         var infos: [String: EditScript.SourceInfo] = [:]
-        var resolved: [(piece: OTIOPiece, media: TimeRange, rate: Rate)] = []
+        var resolved: [(piece: OTIOPiece, media: TimeRange, rate: Rate?)] = []
         for piece in pieces {
             let info: EditScript.SourceInfo
             if let known = infos[piece.file] {
@@ -85,7 +86,7 @@ struct OTIOPiece {
             resolved.append((piece, media, rate))
         }
 
-        var runs: [[(piece: OTIOPiece, media: TimeRange, rate: Rate)]] = []
+        var runs: [[(piece: OTIOPiece, media: TimeRange, rate: Rate?)]] = []
         for item in resolved {
             if let last = runs.last?.last, last.piece.file == item.piece.file, last.media.end == item.media.start {
                 runs[runs.count - 1].append(item)
@@ -95,28 +96,38 @@ struct OTIOPiece {
         }
         return try runs.map { run in
             let file = run[0].piece.file, frameRate = infos[file]!.frameRate
-            let range = TimeRange(start: run[0].media.start, end: run.last!.media.end)
+            var range = TimeRange(start: run[0].media.start, end: run.last!.media.end)
+            let freezes = try run.filter(\.piece.freeze).map { try $0.piece.freezeFrame() }
             var sections: [Section] = []
+            if range.isEmpty, let alone = freezes.first {
+                // A freeze alone: its frame, held for the rest of its time.
+                let frame = MediaTime.min(MediaTime(seconds: (frameRate ?? Rational(30)).reciprocal), alone.duration)
+                range = TimeRange(start: range.start, duration: frame)
+                let rest = alone.duration - frame
+                let hold = rest > .zero ? [try Freeze(at: alone.at, duration: rest, audio: alone.audio, origin: alone.origin)] : []
+                return try Clip(source: file, range: range, freezes: hold, frameRate: frameRate)
+            }
+            let played = run.filter { !$0.piece.freeze }
             var index = 0
-            while index < run.count {
-                let text = run[index].piece.exact?.section
+            while index < played.count {
+                let text = played[index].piece.exact?.section
                 var end = index + 1
-                while text != nil, end < run.count, run[end].piece.exact?.section == text { end += 1 }
-                let covered = TimeRange(start: run[index].media.start, end: run[end - 1].media.end)
+                while text != nil, end < played.count, played[end].piece.exact?.section == text { end += 1 }
+                let covered = TimeRange(start: played[index].media.start, end: played[end - 1].media.end)
                 if let text, let section = try? SectionSpec(parsing: text).resolved(in: range, frameRate: frameRate),
                    section.range == covered {
                     sections.append(section)
                 } else {
                     end = index + 1
-                    if run[index].rate != .normal {
-                        sections.append(try Section(range: run[index].media, rate: run[index].rate,
-                                                    origin: .document(run[index].piece.subject)))
+                    if let rate = played[index].rate, rate != .normal {
+                        sections.append(try Section(range: played[index].media, rate: rate,
+                                                    origin: .document(played[index].piece.subject)))
                     }
                 }
                 index = end
             }
             do {
-                return try Clip(source: file, range: range, sections: sections, frameRate: frameRate)
+                return try Clip(source: file, range: range, sections: sections, freezes: freezes, frameRate: frameRate)
             } catch let error as TimeModelError {
                 throw TimeModelError(error.kind, error.problem, subject: run[0].piece.subject)
             }

@@ -2,14 +2,14 @@ import Foundation
 import SlomoCore
 
 /// Reads an OpenTimelineIO timeline (`.otio` JSON) into a `Composition`: the first video
-/// track's clips, each a source range played at the rate of its `LinearTimeWarp` effects (and
-/// `FreezeFrame` as the slowest slomo allows), with the convention `OTIOWriter` writes (the
+/// track's clips, each a source range played at the rate of its `LinearTimeWarp` effects, or a
+/// `FreezeFrame` (a `Freeze` of any length), with the convention `OTIOWriter` writes (the
 /// media used is `duration × time_scalar`). Neighbouring clips of one file that continue each
 /// other become one clip with sections; where slomo wrote the timeline, its
 /// `metadata.slomo` restores sections and ramps exactly.
 ///
 /// What slomo cannot honour is an error naming the clip: gaps, transitions, nested stacks,
-/// disabled clips, effects other than time warps, reversed or frozen media beyond 1/32, media
+/// disabled clips, effects other than time warps and freezes, reversed media, media
 /// that is not a local file, and clips in a second video track. Audio tracks are not read:
 /// slomo renders sound from the video clips' files through the same time map.
 public struct OTIOReader {

@@ -36,7 +36,10 @@ public enum OTIOWriter {
         let media = timeline.media[event.media]
         let rate = media.frameRate ?? timeline.frameRate
         var effects: [[String: Any]] = []
-        if event.placedRate != Rational(1) {
+        if event.hold != nil {
+            effects.append(["OTIO_SCHEMA": "FreezeFrame.1", "name": "freeze", "effect_name": "FreezeFrame",
+                            "time_scalar": 0.0, "metadata": [String: Any]()])
+        } else if event.placedRate != Rational(1) {
             effects.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "speed", "effect_name": "LinearTimeWarp",
                             "time_scalar": event.placedRate.doubleValue, "metadata": [String: Any]()])
         }

@@ -4,7 +4,8 @@ import SlomoCore
 /// A composition laid out the way editors hold it: a row of events, each a range of a source
 /// file played at one constant rate over a range of the output. Constant segments of the time
 /// map become one event each; a ramp becomes a few short constant steps (editors' linear time
-/// warps cannot ease), each carrying the exact ramp it approximates.
+/// warps cannot ease), each carrying the exact ramp it approximates; a freeze frame is an
+/// event that holds its source time (editors' freeze frames).
 ///
 /// Every time is exact: step edges lie on source frames, and each step's output range is the
 /// time map's own, so the steps meet the neighbouring segments without a gap. Editors place
@@ -37,6 +38,8 @@ public struct Timeline: Hashable, Sendable {
         public var output: TimeRange
         /// Set on the steps of a ramp.
         public var ramp: Ramp?
+        /// Set on a freeze frame (its `source` is the held time, empty): what is heard.
+        public var hold: Freeze.Audio?
         /// `output` with both edges on the nearest whole frame of the timeline's rate: where an
         /// editor places it.
         public var placed: TimeRange
@@ -99,6 +102,11 @@ public struct Timeline: Hashable, Sendable {
                 case .constant:
                     events.append(Event(media: mediaIndex, clip: clipIndex, section: section,
                                         source: segment.source, output: segment.output))
+                case .hold(let audio):
+                    var event = Event(media: mediaIndex, clip: clipIndex, section: nil, source: segment.source,
+                                      output: segment.output)
+                    event.hold = audio
+                    events.append(event)
                 case .ramp(let from, let to), .eased(let from, let to, _):
                     var ramp = Ramp(from: from, to: to, source: segment.source, output: segment.output)
                     if case .eased(_, _, let ease) = segment.shape { ramp.ease = ease }

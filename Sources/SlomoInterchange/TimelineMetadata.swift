@@ -9,6 +9,7 @@ struct TimelineMetadata: Hashable {
     var section: String?
     var ramp: Timeline.Ramp?
     var rate: Rational
+    var hold: Freeze.Audio?
 
     init(_ event: Timeline.Event) {
         source = event.source
@@ -16,6 +17,7 @@ struct TimelineMetadata: Hashable {
         section = event.section.map { SectionSpec($0).description }
         ramp = event.ramp
         rate = event.rate
+        hold = event.hold
     }
 
     /// The JSON object: `{"source": "2-4", "output": "2-10", "rate": "1/4", "section": …}`.
@@ -23,6 +25,7 @@ struct TimelineMetadata: Hashable {
         var fields: [String: Any] = ["source": Self.text(source), "output": Self.text(output),
                                      "rate": rate.description]
         if let section { fields["section"] = section }
+        if let hold { fields["freeze"] = hold.rawValue }
         if let ramp {
             fields["ramp"] = ["from": ramp.from.description, "to": ramp.to.description, "ease": ramp.ease.description,
                               "source": Self.text(ramp.source), "output": Self.text(ramp.output)]
@@ -43,13 +46,20 @@ extension TimelineMetadata {
         var output: TimeRange
         var rate: Rational
         var section: String?
+        /// A freeze frame's sound; its `source` is the held time (empty) and `rate` 0.
+        var hold: Freeze.Audio?
     }
 
     /// The fields of a clip's `metadata.slomo`, or nil when it is absent or not slomo's.
     static func fields(_ object: Any?) -> Fields? {
         guard let fields = object as? [String: Any],
               let source = (fields["source"] as? String).flatMap(range), let output = (fields["output"] as? String).flatMap(range),
-              let rateText = fields["rate"] as? String, let rate = try? Rate(parsing: rateText) else { return nil }
+              let rateText = fields["rate"] as? String else { return nil }
+        if let hold = (fields["freeze"] as? String).flatMap(Freeze.Audio.init(rawValue:)) {
+            return source.isEmpty && !output.isEmpty
+                ? Fields(source: source, output: output, rate: Rational(0), section: nil, hold: hold) : nil
+        }
+        guard let rate = try? Rate(parsing: rateText), !source.isEmpty, !output.isEmpty else { return nil }
         return Fields(source: source, output: output, rate: rate.value, section: fields["section"] as? String)
     }
 
@@ -57,7 +67,7 @@ extension TimelineMetadata {
     private static func range(_ text: String) -> TimeRange? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 2, let start = try? MediaTime(parsing: String(parts[0])),
-              let end = try? MediaTime(parsing: String(parts[1])), start < end else { return nil }
+              let end = try? MediaTime(parsing: String(parts[1])), start <= end else { return nil }
         return TimeRange(start: start, end: end)
     }
 }

@@ -29,10 +29,12 @@ extension MediaFile {
 
 extension Composition {
     /// A composition of the whole of `file` retimed by sections in section syntax
-    /// (`["2-4x0.25", "8-endx2"]`), resolved against the file's duration and frame rate.
-    public init(retiming file: MediaFile, sections: [String]) throws {
+    /// (`["2-4x0.25", "8-endx2"]`) and held by freezes in freeze syntax (`["3:2"]`), resolved
+    /// against the file's duration and frame rate.
+    public init(retiming file: MediaFile, sections: [String], freezes: [String] = []) throws {
         let info = try file.sourceInfo()
-        try self.init(source: file.path, duration: info.duration, frameRate: info.frameRate, sections: sections)
+        try self.init(source: file.path, duration: info.duration, frameRate: info.frameRate, sections: sections,
+                      freezes: freezes)
     }
 }
 

@@ -36,11 +36,11 @@ public struct PlayerItem: Sendable {
         files.lazy.compactMap { $0.audioStreams.first?.audio }.first.map { ($0.sampleRate, $0.channels) }
     }
 
-    /// The slowest and fastest rates of the item's segments, for the range of player rates
-    /// an audio algorithm can follow.
+    /// The slowest and fastest rates of the item's segments (holds have none), for the range
+    /// of player rates an audio algorithm can follow.
     var segmentRates: ClosedRange<Double> {
         let rates = map.entries.flatMap(\.map.segments).flatMap { segment in
-            [segment.shape.startStretch, segment.shape.endStretch].map { $0.reciprocal.doubleValue }
+            [segment.shape.startStretch, segment.shape.endStretch].compactMap { $0?.reciprocal.doubleValue }
         }
         return (rates.min() ?? 1)...(rates.max() ?? 1)
     }

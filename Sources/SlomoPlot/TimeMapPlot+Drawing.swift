@@ -23,6 +23,7 @@ extension TimeMapPlot {
         drawClipBoundaries(on: canvas, layout, metrics)
         drawCurves(on: canvas, layout, metrics)
         drawFrameRates(on: canvas, layout, metrics)
+        drawHolds(on: canvas, layout, metrics)
         let timeTitle = plan.clips.count > 1 ? "edit time (s), clips end to end" : "source time (s)"
         canvas.axes(layout.mapPanel, x: layout.time, y: layout.output, xTitle: nil, yTitle: "output time (s)", metrics: metrics)
         canvas.axes(layout.ratePanel, x: layout.time, y: layout.rate, xTitle: timeTitle, yTitle: "rate", metrics: metrics)
@@ -50,6 +51,11 @@ extension TimeMapPlot {
     /// and sampled in between for a ramp (1/rate linear in source time, output its integral;
     /// an eased ramp's own points).
     func samples(_ segment: Plan.Segment) -> [(time: Double, output: Double, rate: Double)] {
+        if segment.hold != nil {
+            // Output passes, source does not: a vertical step, with no rate of its own.
+            let at = time(clip: segment.clip, source: segment.sourceStart.doubleSeconds)
+            return [(at, segment.outputStart.doubleSeconds, .nan), (at, segment.outputEnd.doubleSeconds, .nan)]
+        }
         if let curve = segment.curve {
             return curve.map { (time(clip: segment.clip, source: $0.source), $0.output, $0.rate) }
         }
@@ -78,7 +84,7 @@ extension TimeMapPlot {
         canvas.clipped(to: layout.ratePanel) {
             canvas.stroke([Point(x: layout.ratePanel.x, y: layout.rate.pixel(1)), Point(x: layout.ratePanel.maxX, y: layout.rate.pixel(1))],
                           .mutedInk, width: metrics.lineWidth, dash: dash)
-            canvas.stroke(points.map { Point(x: layout.time.pixel($0.time), y: layout.rate.pixel($0.rate)) },
+            canvas.stroke(points.filter { !$0.rate.isNaN }.map { Point(x: layout.time.pixel($0.time), y: layout.rate.pixel($0.rate)) },
                           .ink, width: metrics.curveWidth)
         }
     }
@@ -115,6 +121,20 @@ extension TimeMapPlot {
         }
     }
 
+    /// Each freeze frame: a dashed line at its source time across the rate panel, and its length
+    /// beside its rise in the map panel.
+    private func drawHolds(on canvas: Canvas, _ layout: Layout, _ metrics: PlotMetrics) {
+        for segment in plan.segments where segment.hold != nil {
+            let x = layout.time.pixel(time(clip: segment.clip, source: segment.sourceStart.doubleSeconds)).rounded() + 0.5
+            canvas.stroke([Point(x: x, y: layout.ratePanel.y), Point(x: x, y: layout.ratePanel.maxY)], .ink,
+                          width: metrics.lineWidth, dash: [2 * metrics.scale, 2 * metrics.scale])
+            let length = segment.outputEnd.doubleSeconds - segment.outputStart.doubleSeconds
+            let middle = layout.output.pixel((segment.outputStart.doubleSeconds + segment.outputEnd.doubleSeconds) / 2)
+            canvas.text("hold \(trimmedNumber(length, places: 3)) s", at: Point(x: x + metrics.gap, y: middle),
+                        size: metrics.noteSize, bold: true, align: .start, vertical: .middle)
+        }
+    }
+
     /// The key: the curves, then each section's range, rate and effective frame rate.
     private func legend(_ numbers: [Int?]) -> Legend {
         var legend = Legend()
@@ -133,6 +153,9 @@ extension TimeMapPlot {
             legend.add(.fill(Self.fill(section: number, ramp: false), hasRamp ? Self.fill(section: number, ramp: true) : nil), text)
         }
         if count > Self.legendSections { legend.add(.fill(.grid, nil), "and \(count - Self.legendSections) more sections") }
+        if plan.segments.contains(where: { $0.hold != nil }) {
+            legend.add(.line(.ink, dash: [2, 2]), "freeze frame: the picture holds while output time rises")
+        }
         return legend
     }
 }

@@ -20,7 +20,7 @@ extension EditScript {
     }
 
     private static func clip(_ node: DocumentNode) throws -> Clip {
-        let keys = try node.mapping(allowed: ["source", "start", "end", "sections"], required: ["source"])
+        let keys = try node.mapping(allowed: ["source", "start", "end", "sections", "freeze"], required: ["source"])
         var clip = Clip(source: try keys["source"]!.string("a file path"))
         if let start = keys["start"] { clip.start = try start.position() }
         if let end = keys["end"] { clip.end = try end.position() }
@@ -37,6 +37,9 @@ extension EditScript {
             }
         }
         clip.sections = try sectionNodes.map(section)
+        if let freeze = keys["freeze"] {
+            clip.freezes = try (freeze.isSequence ? try freeze.sequence() : [freeze]).map(Self.freeze)
+        }
         // Sections whose edges are both times can be checked against each other now.
         let timed = try zip(clip.sections, sectionNodes).compactMap { spec, node -> Section? in
             guard case .time(let start) = spec.start, case .time(let end) = spec.end else { return nil }
@@ -47,6 +50,17 @@ extension EditScript {
             _ = try Section.validated(timed, in: TimeRange(start: first, end: last))
         }
         return clip
+    }
+
+    /// `{at: 3, for: 2, audio: freeze}`.
+    private static func freeze(_ node: DocumentNode) throws -> FreezeSpec {
+        let keys = try node.mapping(allowed: ["at", "for", "audio"], required: ["at", "for"])
+        var spec = FreezeSpec(at: try keys["at"]!.position(), duration: try keys["for"]!.duration())
+        if let audio = keys["audio"] { spec.audio = try audio.choice(Freeze.Audio.self) }
+        if case .time(let at) = spec.at {
+            _ = try spec.resolved(in: TimeRange(start: at, end: at), frameRate: nil, origin: .document(node.path))
+        }
+        return spec
     }
 
     private static func section(_ node: DocumentNode) throws -> SectionSpec {

@@ -32,6 +32,15 @@ extension EditScript.Clip {
         if end != .end { keys.append(("end", DocumentValue(end))) }
         let listed = sections.map(\.document) + autoSections.map { DocumentValue.text($0.text) }
         if !listed.isEmpty { keys.append(("sections", .sequence(listed))) }
+        if !freezes.isEmpty { keys.append(("freeze", .sequence(freezes.map(\.document)))) }
+        return .mapping(keys)
+    }
+}
+
+extension FreezeSpec {
+    fileprivate var document: DocumentValue {
+        var keys: [(String, DocumentValue)] = [("at", DocumentValue(at)), ("for", DocumentValue(duration.seconds))]
+        if audio != .silence { keys.append(("audio", .text(audio.rawValue))) }
         return .mapping(keys)
     }
 }

@@ -158,7 +158,7 @@ import Testing
         (["--cfr", "0"], "positive"),
         (["--cfr=-30"], "positive"),
         (["--cfr", "2000"], "at most 1000"),
-        (["--cfr", "fast"], "--cfr expects"),
+        (["--cfr", "fast"], "--cfr: expects"),
         (["--cfr", "30", "--size", "641x480"], "even"),
         (["--cfr", "30", "--size", "0x0"], "even"),
         (["--cfr", "30", "--size", "big"], "--size expects"),

@@ -158,6 +158,6 @@ import Testing
         #expect(plan?["cfrFrameRate"] as? String == "30000/1001")
         let typo = try Slomo.run(["plan", try Fixture.ntsc.path, "--cfr", "sauce"])
         #expect(typo.status == 64)
-        #expect(typo.standardError.contains("--cfr: expects a frame rate such as 30, 29.97"), "\(typo.standardError)")
+        #expect(typo.standardError.contains("--cfr: expects a positive frame rate such as 30, 29.97"), "\(typo.standardError)")
     }
 }

@@ -107,6 +107,10 @@ import Testing
         (["--section", "4-2x0.5"], "before"),
         (["--section", "2-4x0.25", "--audio", "warp"], "unknown audio algorithm"),
         (["--section", "2-4x0.25:ramp=0.3:ease=bouncy"], "unknown ease 'bouncy'"),
+        (["--freeze", "12:2"], "freeze '12:2': holds the frame at 12 s, outside the clip's 0–10 s"),
+        (["--section", "2-4x0.5", "--freeze", "3:2"], "freeze '3:2': falls inside section '2-4x0.5'"),
+        (["--freeze", "3:-1"], "must last longer than 0 s"),
+        (["--freeze", "3:0"], "must last longer than 0 s"),
         (["--section", "2-4x0.25:ease=smooth"], "needs a ramp"),
         (["--section", "1-2x0.5:ramp-out=0.3:ease=in", "--section", "2-3x2:ramp-in=0.3:ease=out"], "eases it differently"),
     ])
@@ -291,19 +295,25 @@ enum MediaProbe {
     }
 
     @Test func savedScriptPlansTheSameMap() throws {
-        let (result, folder) = try RetimeCommandTests.retime(["--section", "2-4x0.25:ramp=0.5", "--section", "6-8x2",
+        let (result, folder) = try RetimeCommandTests.retime(["--section", "2-4x0.25:ramp=0.5:ease=smooth", "--section", "6-8x2",
+                                                              "--freeze", "5:1:audio=freeze",
                                                               "-o", "$OUT/out.mov", "--save-script", "$OUT/edit.yaml", "-q",
                                                               "--audio", "varispeed"])
         #expect(result.status == 0, "\(result.standardError)")
         let script = folder.appendingPathComponent("edit.yaml").path
         let fromScript = try Slomo.run(["plan", script, "--json"])
-        let fromMovie = try Slomo.run(["plan", try Fixture.flashAndBeep.path, "--section", "2-4x0.25:ramp=0.5",
-                                       "--section", "6-8x2", "--json"])
+        let fromMovie = try Slomo.run(["plan", try Fixture.flashAndBeep.path, "--section", "2-4x0.25:ramp=0.5:ease=smooth",
+                                       "--section", "6-8x2", "--freeze", "5:1:audio=freeze", "--json"])
         #expect(fromScript.status == 0 && fromMovie.status == 0)
         let scriptPlan = try JSONSerialization.jsonObject(with: Data(fromScript.standardOutput.utf8)) as? [String: Any]
         let moviePlan = try JSONSerialization.jsonObject(with: Data(fromMovie.standardOutput.utf8)) as? [String: Any]
         #expect(JSONTime.exact(scriptPlan?["outputDuration"]) == JSONTime.exact(moviePlan?["outputDuration"]))
         #expect((scriptPlan?["segments"] as? [Any])?.count == (moviePlan?["segments"] as? [Any])?.count)
+        // The same segments, eased ramp and hold included (the script keeps --audio varispeed; plan's default is spectral).
+        func timing(_ plan: [String: Any]?) -> NSArray {
+            NSArray(array: (plan?["segments"] as? [[String: Any]] ?? []).map { $0.filter { $0.key != "audio" } })
+        }
+        #expect(timing(scriptPlan) == timing(moviePlan))
         #expect(try String(contentsOfFile: script, encoding: .utf8).contains("algorithm: varispeed"))
     }
 

@@ -16,8 +16,9 @@ import Testing
         return try #require(root["segments"] as? [[String: Any]])
     }
 
-    static func writeTimeline(_ sections: [String], _ name: String, _ options: [String] = []) throws -> (source: String, path: String) {
-        let source = try Fixture.flashAndBeep.path
+    static func writeTimeline(_ sections: [String], _ name: String, _ options: [String] = [],
+                              fixture: Fixture = .flashAndBeep) throws -> (source: String, path: String) {
+        let source = try fixture.path
         let path = try FixtureCache.shared.scratchFolder("cli-timeline").appendingPathComponent(name).path
         let result = try Slomo.run(["timeline", source] + sections.flatMap { ["--section", $0] } + ["-o", path, "--overwrite"] + options)
         #expect(result.status == 0, "\(result.standardError)")
@@ -128,14 +129,38 @@ import Testing
 
     /// MLT's `melt` renders the `.mlt`; every flash of the flash-and-beep clip shows within one
     /// frame of where `slomo plan` puts its source time.
-    @Test(arguments: [["2-4x0.25", "6-8x0.3"], ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x0.3:ramp-in=0.4:ease=out"]])
-    func meltShowsEveryFlashOnItsPlannedFrame(sections: [String]) throws {
-        try Self.meltShowsEveryFlash(sections, within: Self.frame)
+    @Test(arguments: [(["2-4x0.25", "6-8x0.3"], []), (["2-4x0.25:ramp=0.3:ease=smooth", "6-8x0.3:ramp-in=0.4:ease=out"], []),
+                      (["2-4x0.25"], ["--freeze", "5:1.5", "--freeze", "8:0.5"])])
+    func meltShowsEveryFlashOnItsPlannedFrame(sections: [String], options: [String]) throws {
+        try Self.meltShowsEveryFlash(sections, within: Self.frame, options: options)
+    }
+
+    /// The OTIO library reads a freeze frame as slomo writes it: a FreezeFrame clip holding the
+    /// frame at 5 s for 1.5 s, in its place in the track; slomo reads it back to the same plan.
+    @Test func otioLibraryReadsAFreezeFrame() throws {
+        let (source, path) = try Self.writeTimeline(["2-4x0.25"], "freeze.otio", ["--freeze", "5:1.5"])
+        let clips = try #require(try Python.json("""
+            import json, sys
+            import opentimelineio as otio
+            timeline = otio.adapters.read_from_file(sys.argv[1])
+            print(json.dumps([{"at": c.range_in_parent().start_time.to_seconds(), "start": c.source_range.start_time.to_seconds(),
+                               "duration": c.source_range.duration.to_seconds(),
+                               "freeze": any(isinstance(e, otio.schema.FreezeFrame) for e in c.effects)}
+                              for c in timeline.video_tracks()[0].find_clips()]))
+            """, [path]) as? [[String: Any]])
+        let frozen = clips.filter { $0["freeze"] as? Bool == true }
+        #expect(frozen.count == 1)
+        #expect(abs((frozen.first?["at"] as? Double ?? 0) - 11) < 1e-9, "placed after 2 s + 8 s + 1 s of the clip")
+        #expect(abs((frozen.first?["start"] as? Double ?? 0) - 5) < 1e-9 && abs((frozen.first?["duration"] as? Double ?? 0) - 1.5) < 1e-9)
+        let read = try Self.planSegments([path])
+        let planned = try Self.planSegments([source, "--section", "2-4x0.25", "--freeze", "5:1.5"])
+        #expect(NSArray(array: read) == NSArray(array: planned))
     }
 
     /// A 24 fps project of the 240 fps clip: every OTIO clip and ramp step lies on whole
     /// project frames (its place and its length), the media each uses tiles the source, and
-    /// melt shows every flash within one project frame of the plan.
+    /// melt shows every flash within one project frame of the plan (flashes of 16 source
+    /// frames: a 24 fps project shows one source frame in ten, and could miss a single one).
     @Test func aTwentyFourFrameTimelineLiesOnWholeFrames() throws {
         let sections = ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x0.3:ramp-in=0.4"]
         let (_, path) = try Self.writeTimeline(sections, "project24.otio", ["--timeline-rate", "24"])
@@ -161,19 +186,23 @@ import Testing
         }
         #expect(abs(mediaAt - 10) < 1e-6)
         print("24 fps project: \(clips.count) clips, all on whole frames")
-        try Self.meltShowsEveryFlash(sections, within: 1.0 / 24, options: ["--timeline-rate", "24"])
+        try Self.meltShowsEveryFlash(sections, within: 1.0 / 24, options: ["--timeline-rate", "24"], fixture: .wideFlashAndBeep)
     }
 
     /// Renders the `.mlt` of `sections` with melt and checks every flash of the flash-and-beep
     /// clip against the plan.
-    static func meltShowsEveryFlash(_ sections: [String], within tolerance: Double, options: [String] = []) throws {
-        let (source, path) = try Self.writeTimeline(sections, "flash.mlt", options)
+    static func meltShowsEveryFlash(_ sections: [String], within tolerance: Double, options: [String] = [],
+                                    fixture: Fixture = .flashAndBeep) throws {
+        let (source, path) = try Self.writeTimeline(sections, "flash.mlt", options, fixture: fixture)
         let rendered = URL(fileURLWithPath: path).deletingPathExtension().path + "-melt.mov"
         try? FileManager.default.removeItem(atPath: rendered)
         let melt = try runCommand("melt", ["-quiet", path, "-consumer", "avformat:\(rendered)", "vcodec=libx264",
                                            "preset=ultrafast", "an=1"])
         #expect(melt.status == 0, "\(melt.standardError)")
-        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        // The plan of the same edit: the options but the project rate, which only the timeline has.
+        let rate = options.firstIndex(of: "--timeline-rate")
+        let editOptions = rate.map { Array(options[..<$0] + options[($0 + 2)...]) } ?? options
+        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] } + editOptions)
         let expected = (0..<10).map { k -> Double in
             let time = Double(k) + 0.5
             let segment = segments.first { JSONTime.seconds($0["sourceStart"])! <= time && time < JSONTime.seconds($0["sourceEnd"])! }!
@@ -190,9 +219,10 @@ import Testing
     /// xmllint finds the `.fcpxml` well-formed, and OTIO's FCPXML adapter reads one clip per
     /// segment placed and entering the media where the plan says; the timeMap's first and
     /// last points are the segment's source edges.
-    @Test(arguments: [["2-4x0.25:ramp=0.3", "6-8x2"], ["2-4x0.25:ramp=0.3:ease=smooth", "6-8x2:ramp=0.2:ease=in"]])
-    func fcpxmlReadsWithThePlannedTiming(sections: [String]) throws {
-        let (source, path) = try Self.writeTimeline(sections, "edit.fcpxml")
+    @Test(arguments: [(["2-4x0.25:ramp=0.3", "6-8x2"], []), (["2-4x0.25:ramp=0.3:ease=smooth", "6-8x2:ramp=0.2:ease=in"], []),
+                      (["2-4x0.25"], ["--freeze", "5:1.5"])])
+    func fcpxmlReadsWithThePlannedTiming(sections: [String], options: [String]) throws {
+        let (source, path) = try Self.writeTimeline(sections, "edit.fcpxml", options)
         let lint = try runCommand("xmllint", ["--noout", path])
         #expect(lint.status == 0, "\(lint.standardError)")
         let clips = try #require(try Python.json("""
@@ -209,7 +239,7 @@ import Testing
                 clip["first"], clip["last"] = seconds(points[0].get("value")), seconds(points[-1].get("value"))
             print(json.dumps(clips))
             """, [path]) as? [[String: Any]])
-        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
+        let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] } + options)
         #expect(clips.count == segments.count)
         for (clip, segment) in zip(clips, segments) {
             #expect(abs((clip["at"] as! Double) - JSONTime.seconds(segment["outputStart"])!) < Self.frame / 2)

@@ -53,7 +53,8 @@ import Testing
         let whole = try CaptureInput(parsing: "x11::0")
         #expect(whole.mediaInput.url == ":0" && whole.mediaInput.options["framerate"] == "30/1")
         #expect(whole.mediaInput.options["video_size"] == nil)
-        #expect(try CaptureInput(parsing: "x11::0@29.97").mediaInput.options["framerate"] == "2997/100")
+        // The NTSC decimal is the exact NTSC rate, as everywhere a rate is typed.
+        #expect(try CaptureInput(parsing: "x11::0@29.97").mediaInput.options["framerate"] == "30000/1001")
     }
 
     @Test(arguments: ["testsrc", "testsrc:1280x720", "testsrc:0x0@240", "testsrc:1281x720@240", "sine:abc",

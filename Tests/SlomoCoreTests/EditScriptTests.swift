@@ -23,7 +23,11 @@ import SlomoScript
                 ramp-in: 0.2
                 frames: blend
               - "8-endx2:ramp-in=0.5:ease=cubic-bezier(0.25,0.1,0.25,1):audio=varispeed"
+            freeze: {at: 7, for: 1.5, audio: freeze}
           - source: /media/crowd.mov
+            freeze:
+              - {at: 1, for: 0.5}
+              - {at: f48, for: 2}
             end: 5
         output:
           mode: cfr
@@ -50,6 +54,8 @@ import SlomoScript
         #expect(serve.sections.map(\.description) == ["2-4x0.25:ramp=0.3:ease=smooth:audio=spectral",
                                                       "f1200-f1440x1/3:ramp-in=0.2:frames=blend",
                                                       "8-endx2:ramp-in=0.5:ease=cubic-bezier(0.25,0.1,0.25,1):audio=varispeed"])
+        #expect(serve.freezes == [FreezeSpec(at: .time(t(7)), duration: t(3, 2), audio: .freeze)])
+        #expect(script.clips[1].freezes == [FreezeSpec(at: .time(t(1)), duration: t(1, 2)), FreezeSpec(at: .frame(48), duration: t(2))])
         #expect(script.clips[1].start == .time(.zero) && script.clips[1].end == .time(t(5)))
         #expect(script.output == OutputSettings(mode: .cfr, fps: Rational(30000, 1001), codec: "hevc", frames: .auto,
                                                 size: .init(width: 1920, height: 1080), scaling: .aspectFill,
@@ -115,13 +121,14 @@ import SlomoScript
     @Test func becomesACompositionOnceSourcesAreKnown() throws {
         let script = try EditScript(parsing: Self.example, baseDirectory: "/work/edits")
         let composition = try script.composition(sources: [.init(duration: t(10), frameRate: Rational(240)),
-                                                           .init(duration: t(60), frameRate: nil)])
+                                                           .init(duration: t(60), frameRate: Rational(24))])
         #expect(composition.clips.map(\.range) == [TimeRange(start: t(3, 2), end: t(10)), TimeRange(start: .zero, end: t(5))])
         #expect(composition.clips[0].sections.map(\.range) == [TimeRange(start: t(2), end: t(4)),
                                                                TimeRange(start: t(5), end: t(6)),
                                                                TimeRange(start: t(8), end: t(10))])
         #expect(composition.clips[0].source == "/work/edits/takes/serve.mov")
-        _ = try composition.timeMap()
+        #expect(composition.clips[1].freezes.map(\.at) == [t(1), t(2)])
+        #expect(try composition.timeMap().entries[1].map.outputDuration == t(15, 2))
     }
 
     @Test(arguments: [
@@ -133,7 +140,7 @@ import SlomoScript
         ("slomo: 1\nclips: []", .emptyRange, "clips: the script has no clips"),
         ("slomo: 1\nclips: {}", .wrongType, "clips: expected a list, found a mapping"),
         ("slomo: 1\nclips:\n  - path: a.mov", .unknownKey,
-         "clips[0].path: unknown key 'path'; expected one of source, start, end, sections"),
+         "clips[0].path: unknown key 'path'; expected one of source, start, end, sections, freeze"),
         ("slomo: 1\nclips:\n  - start: 1", .missingKey, "clips[0]: missing required key 'source'"),
         ("slomo: 1\nclips:\n  - source: 3", .wrongType, "clips[0].source: expected a file path, found 3"),
         ("slomo: 1\nclips:\n  - source: a.mov\n  - source: b.mov\n    sections:\n      - {start: 1, end: 2, rate: [1]}",

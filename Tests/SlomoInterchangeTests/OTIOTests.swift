@@ -73,11 +73,16 @@ import Testing
         #expect(composition.clips[0].source == "/edits/footage/a.mov")
     }
 
-    @Test func freezeFrameHoldsOneFrame() throws {
-        let composition = try Self.read(Self.timeline([Self.clip(start: 240, duration: 24, effect: "FreezeFrame.1")]))
-        let section = try #require(composition.clips[0].sections.first)
-        #expect(section.range == TimeRange(start: .seconds(1), duration: MediaTime(seconds: Rational(1, 240))))
-        #expect(section.rate == (try Rate(Rational(1, 24))))
+    /// A FreezeFrame of any length holds its frame: the frame, then a freeze for the rest.
+    @Test(arguments: [24, 2400]) func freezeFrameHoldsItsFrame(frames: Int) throws {
+        let composition = try Self.read(Self.timeline([Self.clip(start: 240, duration: Double(frames), effect: "FreezeFrame.1")]))
+        let clip = composition.clips[0]
+        let frame = MediaTime(seconds: Rational(1, 240))
+        #expect(clip.range == TimeRange(start: .seconds(1), duration: frame))
+        #expect(clip.sections.isEmpty)
+        #expect(clip.freezes.map { $0.at } == [MediaTime.seconds(1)])
+        #expect(clip.freezes.map { $0.duration } == [MediaTime(seconds: Rational(Int64(frames), 240)) - frame])
+        #expect(try composition.timeMap().outputDuration == MediaTime(seconds: Rational(Int64(frames), 240)))
     }
 
     @Test(arguments: [
@@ -85,7 +90,6 @@ import Testing
         (Self.clip(start: 0, duration: 240, effect: "Blur.1"), "clip 2 ('clip'): has the effect 'Blur.1'"),
         (Self.clip(start: 0, duration: 240, scalar: -1), "slomo cannot play media backwards"),
         (Self.clip(start: 0, duration: 240, scalar: 64), "clip 2 ('clip')"),
-        (Self.clip(start: 0, duration: 240, effect: "FreezeFrame.1"), "shorten the freeze"),
         (Self.clip(start: 0, duration: 240, url: "https://example.com/a.mov"), "local files only"),
         (Self.clip(start: 2160, duration: 480), "plays media up to 11.000 s but /media/clip.mov lasts 10.000 s"),
     ])
