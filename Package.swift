@@ -1,6 +1,13 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// SlomoAudio's DSP loops run about 5x slower unoptimised, and this repository's test suite
+/// stretches minutes of audio (its audio tests: 43 s optimised, 207 s not). `scripts/test` and
+/// `scripts/demo` set SLOMO_OPTIMISE_AUDIO=1 to build them with -O in debug builds too. The flag
+/// is unsafe in SwiftPM's sense, which it refuses in a package depended on by version, so a
+/// package that depends on slomo never sees it: it builds SlomoAudio as its configuration says.
+let optimisedInDebugBuilds: [SwiftSetting] = Context.environment["SLOMO_OPTIMISE_AUDIO"] == "1" ? [.unsafeFlags(["-O"])] : []
+
 let package = Package(
     name: "slomo",
     platforms: [.macOS(.v13)],
@@ -42,9 +49,12 @@ let package = Package(
         .target(name: "CFFmpegOnDemand", dependencies: ["CFFmpeg"]),
         // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
         // (Swift imports only that header; no C++ interop anywhere). Debian's OpenCV module
-        // packages ship no opencv4.pc, so the include path and libraries are spelled out.
+        // packages ship no opencv4.pc, so the libraries are spelled out, and the headers are
+        // reached through `opencv4`, a link to /usr/include/opencv4 (a header search path
+        // inside the package, which SwiftPM allows in dependencies, unlike -I flags).
         .target(name: "CInterpolate",
-                cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+                exclude: ["opencv4"],
+                cxxSettings: [.headerSearchPath("opencv4")],
                 linkerSettings: [.linkedLibrary("opencv_video"), .linkedLibrary("opencv_imgproc"),
                                  .linkedLibrary("opencv_core")]),
 
@@ -59,10 +69,8 @@ let package = Package(
         // The only module that touches libav* pointers.
         .target(name: "SlomoMedia", dependencies: ["SlomoCore", "SlomoConcurrency", "CFFmpeg", "CFFmpegOnDemand", "CInterpolate"]),
         // Time-pitch processors and the renderer of a time map's audio.
-        // Optimised in debug builds too: its DSP loops run 20–50x slower unoptimised, and the
-        // test suite stretches minutes of audio.
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "SlomoConcurrency", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW"],
-                swiftSettings: [.unsafeFlags(["-O"])]),
+                swiftSettings: optimisedInDebugBuilds),
         // Export sessions: passthrough retime and constant-frame-rate rendering.
         .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
