@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "SlomoScript", targets: ["SlomoScript"]),
         .library(name: "SlomoMedia", targets: ["SlomoMedia"]),
         .library(name: "SlomoAudio", targets: ["SlomoAudio"]),
+        .library(name: "SlomoComposition", targets: ["SlomoComposition"]),
         .library(name: "SlomoExport", targets: ["SlomoExport"]),
         .library(name: "SlomoCapture", targets: ["SlomoCapture"]),
         .library(name: "SlomoInterchange", targets: ["SlomoInterchange"]),
@@ -71,8 +72,11 @@ let package = Package(
         // Time-pitch processors and the renderer of a time map's audio.
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "SlomoConcurrency", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW"],
                 swiftSettings: optimisedInDebugBuilds),
+        // A composition's sound as every front end renders it (its clips' audio through their
+        // maps, joined end to end), below both exports and the player, with its own error type.
+        .target(name: "SlomoComposition", dependencies: ["SlomoCore", "SlomoMedia", "SlomoAudio"]),
         // Export sessions: passthrough retime and constant-frame-rate rendering.
-        .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio"]),
+        .target(name: "SlomoExport", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoComposition"]),
         // High-frame-rate capture: sessions, devices, movie file and frame outputs, meters.
         .target(name: "SlomoCapture", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "CV4L2"]),
         // Editor timelines (OTIO, FCPXML, MLT) in and out, and phones' slow-motion sidecars.
@@ -80,20 +84,20 @@ let package = Package(
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "SlomoDetect", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
-        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoExport", "CSDL2", "CCairo"]),
+        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoComposition", "CSDL2", "CCairo"]),
         // Batches: a manifest's jobs planned and checked, a run folder of results, engines that
         // run them here or as Slurm job arrays.
         .target(name: "SlomoBatch", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia"]),
         // Finding the moment: local motion and sound onsets measured, cuts set apart, moments ranked.
         .target(name: "SlomoDetect", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia"]),
         // The umbrella module: `import Slomo` re-exports the public modules.
-        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture",
+        .target(name: "Slomo", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoComposition", "SlomoExport", "SlomoCapture",
                                               "SlomoInterchange", "SlomoPlot", "SlomoPlayback", "SlomoBatch", "SlomoDetect"]),
         // The command-line tool: parsing and printing only.
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
+                "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoComposition", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
                 "SlomoPlayback", "SlomoBatch", "SlomoDetect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

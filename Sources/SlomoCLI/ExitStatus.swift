@@ -3,6 +3,7 @@ import Foundation
 import SlomoAudio
 import SlomoBatch
 import SlomoCapture
+import SlomoComposition
 import SlomoCore
 import SlomoExport
 
@@ -46,7 +47,7 @@ enum ExitStatus {
     /// status; ArgumentParser's own errors, `--help` and `ExitCode` keep theirs. A library
     /// error about a setting is worded with the option's name (`--cfr 0: …`).
     static func exit(with error: Error) -> Never {
-        if error is CommandError || error is TimeModelError || error is SettingError || error is BatchError {
+        if error is CommandError || error is TimeModelError || error is SettingError || error is BatchError || error is CompositionError {
             FileHandle.standardError.write(Data("Error: \(message(error))\n".utf8))
             Foundation.exit(of(error))
         }

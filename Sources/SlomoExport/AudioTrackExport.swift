@@ -1,5 +1,6 @@
 import Foundation
 import SlomoAudio
+import SlomoComposition
 import SlomoConcurrency
 import SlomoCore
 import SlomoMedia

@@ -1,3 +1,4 @@
+import SlomoComposition
 import SlomoConcurrency
 import SlomoCore
 import SlomoMedia

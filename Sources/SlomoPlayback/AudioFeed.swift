@@ -2,7 +2,7 @@ import Foundation
 import SlomoAudio
 import SlomoConcurrency
 import SlomoCore
-import SlomoExport
+import SlomoComposition
 import SlomoMedia
 import Synchronization
 

@@ -3,14 +3,21 @@ import SlomoAudio
 import SlomoCore
 import SlomoMedia
 
-/// What one clip contributes to an audio track of an export: audio stream `stream` of the file
+/// What one clip contributes to an audio track of an export or of playback: audio stream `stream` of the file
 /// at `path`, rendered through the clip's `map` (whose source time 0 is the file's `origin`),
 /// or, when `stream` is nil (the clip has no such track), silence for as long as the map lasts.
-struct AudioPart {
-    let path: String
-    let stream: Int?
-    let map: TimeMap
-    let origin: MediaTime
+package struct AudioPart {
+    package let path: String
+    package let stream: Int?
+    package let map: TimeMap
+    package let origin: MediaTime
+
+    package init(path: String, stream: Int?, map: TimeMap, origin: MediaTime) {
+        self.path = path
+        self.stream = stream
+        self.map = map
+        self.origin = origin
+    }
 }
 
 /// One part of an audio track, ready to render in the track's format: the clip's stream
@@ -48,7 +55,7 @@ final class ClipAudio {
             let target = part.origin + part.map.source.start - Self.seekMargin
             if target > part.origin { try reader.demuxer.seek(to: target, stream: stream) }
             guard let first = try reader.next() else {
-                throw ExportError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")
+                throw CompositionError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")
             }
             self.first = first
         }

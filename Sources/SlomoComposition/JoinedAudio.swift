@@ -10,14 +10,14 @@ import SlomoMedia
 /// long as the composition to the sample, and nothing drifts however many clips there are.
 /// At each join the earlier part fades out and the later one fades in over `fadeSeconds`
 /// (raised cosine), so a cut between unrelated sounds does not click.
-final class JoinedAudio {
+package final class JoinedAudio {
     /// The track's format: planar float at the first audible part's layout and at its rate as
     /// the initializer's `sampleRate` maps it.
-    let format: AudioFormat
+    package let format: AudioFormat
     /// The first audible part's own sample rate.
-    let sourceSampleRate: Int
+    package let sourceSampleRate: Int
     /// Samples the whole track has.
-    let frameCount: Int
+    package let frameCount: Int
     /// The parts not yet finished, the current one first (a finished part lets go of its
     /// decoder and renderer).
     private var parts: [ClipAudio]
@@ -29,7 +29,7 @@ final class JoinedAudio {
 
     /// What decoding met damaged so far, with the file it is in: in the finished parts and in
     /// the one playing.
-    var damage: [(source: String, damage: Damage)] {
+    package var damage: [(source: String, damage: Damage)] {
         finishedDamage + (parts.first.flatMap { part in part.damage.map { [(part.source, $0)] } } ?? [])
     }
 
@@ -37,15 +37,15 @@ final class JoinedAudio {
     static let fadeSeconds = 0.005
 
     /// Opens every part's stream (so that a bad file or an impossible rate fails before
-    /// anything is written); throws `.noAudio` when no part has audio. `sampleRate` maps the
+    /// anything is written); throws `CompositionError(.noAudio)` when no part has audio. `sampleRate` maps the
     /// first audible part's rate to the track's (to one the encoder takes); `parallelism` is
     /// how many pieces of a part render at once (nil: as many as there are cores), and
     /// `prerollSeconds` how much source warms a stretcher up (nil: the renderer's default).
-    init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
+    package init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
          sampleRate: (Int) -> Int, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
         let opened = try parts.map { try ClipAudio.Opened($0) }
         guard var format = opened.lazy.compactMap({ $0?.format }).first else {
-            throw ExportError(.noAudio, "none of the clips has an audio track")
+            throw CompositionError(.noAudio, "none of the clips has an audio track")
         }
         sourceSampleRate = format.sampleRate
         format.sampleRate = sampleRate(format.sampleRate)
@@ -59,7 +59,7 @@ final class JoinedAudio {
     }
 
     /// The next at most `maxFrames` frames in output order (never across a join); nil at the end.
-    func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
+    package func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
         while let part = parts.first {
             let position = part.frameCount - part.remaining
             if let block = try part.nextBlock(maxFrames: maxFrames) {

@@ -25,7 +25,7 @@ public final class PlaybackAudio {
     /// change to 0.25x took 77 ms to render before it could be heard, with 2048 about 20 ms.
     static let prerollSeconds = 2048.0 / 48000
 
-    /// Throws `ExportError(.noAudio)` when no clip has audio, `AudioError` when a segment's
+    /// Throws `CompositionError(.noAudio)` when no clip has audio, `AudioError` when a segment's
     /// rate times `rate` is outside `algorithm`'s range, and the errors of the files.
     /// `files` are the clips' files, in clip order.
     public init(_ map: CompositionMap, files: [MediaFile], from start: MediaTime, rate: Rate, algorithm: TimePitchAlgorithm,
