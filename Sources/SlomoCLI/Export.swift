@@ -92,6 +92,7 @@ struct Export: ParsableCommand {
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
+                                      audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify, part: part)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(

@@ -73,6 +73,34 @@ struct AudioOptions: ParsableArguments {
             completion: .list(AudioCodec.allCases.map(\.rawValue)))
     var audioCodec: String?
 
+    @Option(name: .customLong("sample-format"),
+            help: ArgumentHelp("Samples of lossless audio (pcm, flac, alac): s16, s24, s32, f32 (default: the source's; 24-bit stays 24-bit).",
+                               valueName: "format"),
+            completion: .list(SampleDepth.allCases.map(\.rawValue)))
+    var sampleFormat: String?
+
+    @Option(parsing: .unconditional,    // so that `--gain -3` reads -3 as the value, not as an option
+            help: ArgumentHelp("Gain applied to the rendered audio, in dB, e.g. -3 or 2.5 (default 0).", valueName: "dB"))
+    var gain: Double = 0
+
+    /// The lossless sample format asked for; nil for the source's.
+    func depth() throws -> SampleDepth? {
+        guard let sampleFormat else { return nil }
+        guard let depth = SampleDepth(rawValue: sampleFormat.lowercased()) else {
+            throw CommandError("unknown sample format '\(sampleFormat)' (--sample-format); expected "
+                               + SampleDepth.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return depth
+    }
+
+    /// The gain in dB; a usage error beyond ±60 dB or not a number.
+    func gainDecibels() throws -> Double {
+        guard gain.isFinite, abs(gain) <= 60 else {
+            throw CommandError("--gain \(gain): give a gain in dB between -60 and 60, such as -3")
+        }
+        return gain
+    }
+
     func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine { try algorithms.engine(fallback: fallback) }
     func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm { try algorithms.algorithm(fallback: fallback) }
 

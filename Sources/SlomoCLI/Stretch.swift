@@ -118,7 +118,8 @@ struct Stretch: ParsableCommand {
         }
         let composition = try Composition(retiming: file, sections: specs)
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
-                                      audioCodec: codec, overwrite: overwrite)
+                                      audioCodec: codec, audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
+                                      overwrite: overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings)
         if dryRun {
             try session.check()

@@ -13,12 +13,15 @@ final class AudioBlockEncoder {
     private var held: [[Float]]
     private var encodedSamples: Int64 = 0
 
-    /// An encoder for `codec` taking blocks in `format` (its sample format is ignored: blocks are
-    /// planar float). Throws what FFmpeg throws when the encoder or the conversion cannot be set up.
-    init(codec: AudioCodec, format: AudioFormat, globalHeader: Bool) throws {
+    /// An encoder for `codec` at `depth` (lossless codecs; nil: 16 bits) taking blocks in
+    /// `format` (its sample format is ignored: blocks are planar float). Throws what FFmpeg
+    /// throws when the encoder or the conversion cannot be set up.
+    init(codec: AudioCodec, depth: SampleDepth?, format: AudioFormat, globalHeader: Bool) throws {
         self.format = format
-        encoder = try Encoder(audio: AudioEncoderSettings(codec: codec.encoderName, format: codec.encoderFormat(format),
-                                                          bitRate: codec.bitRate(channels: format.channelCount)),
+        let chosen = codec.encoder(depth: depth)
+        encoder = try Encoder(audio: AudioEncoderSettings(codec: chosen.name, format: codec.encoderFormat(format, depth: depth),
+                                                          bitRate: codec.bitRate(channels: format.channelCount),
+                                                          bitsPerRawSample: chosen.bitsPerRawSample),
                               globalHeader: globalHeader)
         toEncoder = encoder.audioFormat == format ? nil : try Resampler(from: format, to: encoder.audioFormat)
         held = Array(repeating: [], count: format.channelCount)

@@ -16,7 +16,7 @@ struct AudioOnlyExport {
     /// The session's codec when the format holds it, else the format's default when the
     /// session's is `ExportSettings`' default (AAC, which a caller may not have chosen);
     /// throws for any other contradiction, or for a format that is not in the table.
-    private var codec: AudioCodec {
+    var codec: AudioCodec {
         get throws {
             let format = try AudioOutputFormat.of(session.outputPath)
             let asked = session.settings.audioCodec
@@ -38,8 +38,7 @@ struct AudioOnlyExport {
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let track = try AudioTrackExport(path: clip.source, stream: stream.index, map: map,
                                          origin: stream.startTime ?? file.startTime ?? .zero,
-                                         algorithm: session.settings.audioAlgorithm,
-                                         spectralEngine: session.settings.spectralEngine, codec: codec, muxer: muxer)
+                                         settings: session.settings, codec: codec, muxer: muxer)
         do {
             try muxer.writeHeader()
         } catch {

@@ -15,6 +15,10 @@ final class AudioTrackExport {
     let outputStream: Int
     private let encoding: AudioBlockEncoder
     private let codec: AudioCodec
+    /// The sample format written (lossless codecs), nil for lossy ones.
+    let depth: SampleDepth?
+    /// The linear gain applied before encoding (from `ExportSettings.gain`).
+    private let gain: Float
     private let audio: JoinedAudio
     private var pending: [Packet] = []
     private var finished = false
@@ -29,23 +33,52 @@ final class AudioTrackExport {
     private var peak: Float = 0
 
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
-    /// `origin`), added to `muxer` as an encoded stream.
-    convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, algorithm: TimePitchAlgorithm,
-                     spectralEngine: SpectralEngine, codec: AudioCodec, muxer: Muxer) throws {
-        try self.init(parts: [AudioPart(path: path, stream: index, map: map, origin: origin)],
-                      algorithm: algorithm, spectralEngine: spectralEngine, codec: codec, muxer: muxer)
+    /// `origin`) as `settings` say, encoded with `codec`, added to `muxer` as an encoded stream.
+    convenience init(path: String, stream index: Int, map: TimeMap, origin: MediaTime, settings: ExportSettings,
+                     codec: AudioCodec, muxer: Muxer) throws {
+        try self.init(parts: [AudioPart(path: path, stream: index, map: map, origin: origin)], settings: settings,
+                      codec: codec, muxer: muxer)
     }
 
-    /// `parts` joined end to end in output time (see `JoinedAudio`), added to `muxer` as one
-    /// encoded stream.
-    init(parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine, codec: AudioCodec,
-         muxer: Muxer) throws {
+    /// `parts` joined end to end in output time (see `JoinedAudio`) as `settings` say (the
+    /// algorithm, engine, depth and gain), encoded with `codec` and added to `muxer` as one stream.
+    init(parts: [AudioPart], settings: ExportSettings, codec: AudioCodec, muxer: Muxer) throws {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
-        audio = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: codec.sampleRate(for:))
+        let depth = try Self.depth(asked: settings.audioDepth, codec: codec, parts: parts)
+        audio = try JoinedAudio(parts, algorithm: settings.audioAlgorithm, spectralEngine: settings.spectralEngine,
+                                sampleRate: codec.sampleRate(for:))
         self.codec = codec
-        encoding = try AudioBlockEncoder(codec: codec, format: audio.format, globalHeader: muxer.needsGlobalHeader)
+        self.depth = depth
+        gain = Float(pow(10, settings.gain / 20))
+        encoding = try AudioBlockEncoder(codec: codec, depth: depth, format: audio.format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoding.encoder)
+    }
+
+    /// The depth a lossless `codec` writes: `asked`, else the first part's source's lossless
+    /// depth as near as the codec holds it, else 16 bits; nil for a lossy codec. Throws
+    /// `.unsupportedCodec` when `asked` is a depth the codec does not write.
+    static func depth(asked: SampleDepth?, codec: AudioCodec, parts: [AudioPart]) throws -> SampleDepth? {
+        if let asked {
+            try check(asked, codec: codec)
+            return asked
+        }
+        guard codec.isLossless else { return nil }
+        let source = parts.lazy.compactMap { part in
+            part.stream.flatMap { index in (try? MediaFile(path: part.path))?.streams.first { $0.index == index }?.losslessDepth }
+        }.first
+        return source.flatMap(codec.nearestDepth(to:)) ?? .s16
+    }
+
+    /// Throws `.unsupportedCodec` unless `codec` writes samples at `depth`.
+    static func check(_ depth: SampleDepth, codec: AudioCodec) throws {
+        guard !codec.depths.contains(depth) else { return }
+        if codec.isLossless {
+            throw ExportError(.unsupportedCodec, "\(codec) audio holds \(codec.depths.map(\.rawValue).joined(separator: " or ")) "
+                              + "samples, not \(depth); pcm holds every sample format")
+        }
+        throw ExportError(.unsupportedCodec, "\(codec) is lossy and keeps no sample format; write \(depth) samples with "
+                          + "pcm, flac or alac (flac and alac hold s16 and s24)")
     }
 
     /// Samples of priming the encoder puts first (AAC: 1024).
@@ -85,7 +118,8 @@ final class AudioTrackExport {
     /// Encodes the next rendered block, as many full encoder frames as it completes; at the
     /// end, encodes the remainder and flushes the encoder.
     private func produce() throws {
-        if let block = try blocks.pop() {
+        if var block = try blocks.pop() {
+            if gain != 1 { block = AudioBuffer(planar: block.channels.map { $0.map { $0 * gain } }) }
             measureLevel(block)
             pending += try encoding.encode(block.channels)
         } else {
@@ -111,7 +145,8 @@ final class AudioTrackExport {
         guard overFullScale > 0 else { return nil }
         let dB = 20 * log10(Double(peak))
         return "audio: \(overFullScale) rendered samples were beyond full scale (peak +\(String(format: "%.1f", dB)) dBFS) "
-            + "and clip in 16-bit formats and most players; lower the input's level for a clean result"
+            + "and clip in integer formats and most players; for a clean result lower the gain by "
+            + "\(String(format: "%.1f", dB + 0.1)) dB or write float (f32) samples"
     }
 
     /// A note when the audio was resampled because the codec does not take the source's rate

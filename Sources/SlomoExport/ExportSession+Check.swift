@@ -25,6 +25,12 @@ extension ExportSession {
                 }
             }
         }
+        if let depth = settings.audioDepth {
+            let input = try MediaFile(path: composition.clips[0].source)
+            let audioOnly = composition.clips.count == 1 && AudioOnlyExport.applies(to: self, input: input)
+            let codec = audioOnly ? try AudioOnlyExport(session: self).codec : settings.audioCodec
+            try AudioTrackExport.check(depth, codec: codec)
+        }
         if settings.strict {
             for source in Set(composition.clips.map(\.source)) {
                 if let damage = try MediaFile(path: source).damage {

@@ -18,6 +18,11 @@ public struct ExportSettings: Sendable, Hashable {
     /// The codec rendered audio is encoded with. An audio file format that cannot hold the
     /// default, AAC (.wav, .mp3, …), uses its own codec instead (`AudioOutputFormat`).
     public var audioCodec: AudioCodec
+    /// The sample format of a lossless audio codec (PCM, FLAC, ALAC); nil keeps the source's
+    /// (a 24-bit recording stays 24-bit), 16 bits when it has none. Lossy codecs take none.
+    public var audioDepth: SampleDepth?
+    /// Gain applied to the rendered audio, in dB (0: none).
+    public var gain: Double
     /// Replace an existing output file.
     public var overwrite: Bool
     /// Refuse a damaged source (`MediaFile.damage`: a truncated file; or media data that does
@@ -37,12 +42,14 @@ public struct ExportSettings: Sendable, Hashable {
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, overwrite: Bool = false, strict: Bool = false, verify: Bool = false,
-                part: ExportPart? = nil) {
+                audioCodec: AudioCodec = .aac, audioDepth: SampleDepth? = nil, gain: Double = 0, overwrite: Bool = false,
+                strict: Bool = false, verify: Bool = false, part: ExportPart? = nil) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
         self.spectralEngine = spectralEngine
         self.audioCodec = audioCodec
+        self.audioDepth = audioDepth
+        self.gain = gain
         self.overwrite = overwrite
         self.strict = strict
         self.verify = verify

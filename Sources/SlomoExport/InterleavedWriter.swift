@@ -42,8 +42,7 @@ struct InterleavedWriter {
                 return AudioPart(path: clip.file.path, stream: track < streams.count ? streams[track].index : nil,
                                  map: clip.map, origin: clip.origin)
             }
-            return try AudioTrackExport(parts: parts, algorithm: settings.audioAlgorithm,
-                                        spectralEngine: settings.spectralEngine, codec: settings.audioCodec, muxer: muxer)
+            return try AudioTrackExport(parts: parts, settings: settings, codec: settings.audioCodec, muxer: muxer)
         }
     }
 

@@ -65,7 +65,7 @@ public final class MovieWriter {
                               + "this rate; use \(codec.sampleRate(for: audio.sampleRate)) Hz or another {audioCodec}"))
         }
         let format = AudioFormat(sampleRate: audio.sampleRate, layout: ChannelLayout(channelCount: audio.channelCount))
-        let encoder = try AudioBlockEncoder(codec: codec, format: format, globalHeader: muxer.needsGlobalHeader)
+        let encoder = try AudioBlockEncoder(codec: codec, depth: nil, format: format, globalHeader: muxer.needsGlobalHeader)
         return (encoder, try muxer.addStream(for: encoder.encoder))
     }
 

@@ -49,15 +49,11 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
         return rates.filter { $0 > rate }.min() ?? rates.max()!
     }
 
-    /// The encoder's input format: what the codec takes, at `source`'s rate and layout.
-    public func encoderFormat(_ source: AudioFormat) -> AudioFormat {
+    /// The encoder's input format at `depth` (`encoder(depth:)`): what the codec takes, at
+    /// `source`'s rate and layout.
+    public func encoderFormat(_ source: AudioFormat, depth: SampleDepth?) -> AudioFormat {
         var format = source
-        switch self {
-        case .aac, .mp3, .vorbis: format.sampleFormat = .floatPlanar
-        case .opus: format.sampleFormat = .float
-        case .alac: format.sampleFormat = .int16Planar
-        case .flac, .pcm: format.sampleFormat = .int16
-        }
+        format.sampleFormat = encoder(depth: depth).sampleFormat
         return format
     }
 }

@@ -46,12 +46,17 @@ public struct AudioEncoderSettings: Sendable {
     public var format: AudioFormat
     public var bitRate: Int?
     public var options: [String: String]
+    /// The bits of each sample the codec keeps when its sample format holds more (24 for
+    /// 24-bit FLAC and ALAC, which take 32-bit integers); nil for all of them.
+    public var bitsPerRawSample: Int?
 
-    public init(codec: String, format: AudioFormat, bitRate: Int? = nil, options: [String: String] = [:]) {
+    public init(codec: String, format: AudioFormat, bitRate: Int? = nil, options: [String: String] = [:],
+                bitsPerRawSample: Int? = nil) {
         self.codec = codec
         self.format = format
         self.bitRate = bitRate
         self.options = options
+        self.bitsPerRawSample = bitsPerRawSample
     }
 }
 
@@ -87,6 +92,7 @@ public final class Encoder {
             context.pointee.time_base = AVRational(num: 1, den: Int32(settings.format.sampleRate))
             settings.format.layout.withAVLayout { _ = av_channel_layout_copy(&context.pointee.ch_layout, $0) }
             if let bitRate = settings.bitRate { context.pointee.bit_rate = Int64(bitRate) }
+            if let bits = settings.bitsPerRawSample { context.pointee.bits_per_raw_sample = Int32(bits) }
         }
     }
 

@@ -170,6 +170,7 @@ extension AudioInfo {
             sampleRate: Int(parameters.sample_rate),
             channels: Int(parameters.ch_layout.nb_channels),
             channelLayout: String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self),
-            sampleFormat: SampleFormat(AVSampleFormat(parameters.format)).name)
+            sampleFormat: SampleFormat(AVSampleFormat(parameters.format)).name,
+            bitsPerSample: parameters.bits_per_raw_sample > 0 ? Int(parameters.bits_per_raw_sample) : nil)
     }
 }

@@ -45,6 +45,8 @@ public struct SampleFormat: Hashable, Sendable, CustomStringConvertible {
     public static let int16 = SampleFormat(AV_SAMPLE_FMT_S16)
     /// 16-bit signed integer, one plane per channel.
     public static let int16Planar = SampleFormat(AV_SAMPLE_FMT_S16P)
+    /// 32-bit signed integer, channels interleaved (24-bit PCM and FLAC take their samples in it).
+    public static let int32 = SampleFormat(AV_SAMPLE_FMT_S32)
     /// 32-bit signed integer, one plane per channel.
     public static let int32Planar = SampleFormat(AV_SAMPLE_FMT_S32P)
 

@@ -176,4 +176,7 @@ public struct AudioInfo: Codable, Hashable, Sendable {
     public var channelLayout: String
     /// FFmpeg's sample format name, e.g. `fltp`.
     public var sampleFormat: String
+    /// Bits per sample the codec keeps (24 for 24-bit FLAC, which decodes to 32-bit integers),
+    /// nil when the file does not say.
+    public var bitsPerSample: Int? = nil
 }
