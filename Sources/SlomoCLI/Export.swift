@@ -93,6 +93,7 @@ struct Export: ParsableCommand {
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
                                       audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
+                                      limiter: try audioOptions.limiterOn(),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify, part: part)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(

@@ -83,6 +83,20 @@ struct AudioOptions: ParsableArguments {
             help: ArgumentHelp("Gain applied to the rendered audio, in dB, e.g. -3 or 2.5 (default 0).", valueName: "dB"))
     var gain: Double = 0
 
+    @Option(help: ArgumentHelp("True-peak limiter that keeps integer and lossy outputs under -1 dBTP: on (default) or off.",
+                               valueName: "on|off"),
+            completion: .list(["on", "off"]))
+    var limiter: String = "on"
+
+    /// Whether the limiter is on; a usage error for anything but on and off.
+    func limiterOn() throws -> Bool {
+        switch limiter.lowercased() {
+        case "on": return true
+        case "off": return false
+        default: throw CommandError("--limiter takes on or off, not '\(limiter)'")
+        }
+    }
+
     /// The lossless sample format asked for; nil for the source's.
     func depth() throws -> SampleDepth? {
         guard let sampleFormat else { return nil }

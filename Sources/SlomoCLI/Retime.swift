@@ -99,7 +99,8 @@ struct Retime: ParsableCommand {
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: audioCodec, audioDepth: try audioOptions.depth(),
-                                      gain: try audioOptions.gainDecibels(), overwrite: outputOptions.overwrite,
+                                      gain: try audioOptions.gainDecibels(), limiter: try audioOptions.limiterOn(),
+                                      overwrite: outputOptions.overwrite,
                                       strict: outputOptions.strict, verify: outputOptions.verify)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: settings.mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)

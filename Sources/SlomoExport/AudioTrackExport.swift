@@ -19,6 +19,8 @@ final class AudioTrackExport {
     let depth: SampleDepth?
     /// The linear gain applied before encoding (from `ExportSettings.gain`).
     private let gain: Float
+    /// Holds true peaks under −1 dBTP in integer and lossy outputs; nil when off or float.
+    private let limiter: TruePeakLimiter?
     private let audio: JoinedAudio
     private var pending: [Packet] = []
     private var finished = false
@@ -51,6 +53,8 @@ final class AudioTrackExport {
         self.codec = codec
         self.depth = depth
         gain = Float(pow(10, settings.gain / 20))
+        limiter = settings.limiter && depth != .f32
+            ? TruePeakLimiter(sampleRate: audio.format.sampleRate, channelCount: audio.format.channelCount) : nil
         encoding = try AudioBlockEncoder(codec: codec, depth: depth, format: audio.format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoding.encoder)
     }
@@ -120,10 +124,15 @@ final class AudioTrackExport {
     private func produce() throws {
         if var block = try blocks.pop() {
             if gain != 1 { block = AudioBuffer(planar: block.channels.map { $0.map { $0 * gain } }) }
+            if let limiter { block = limiter.process(block) }
             measureLevel(block)
             pending += try encoding.encode(block.channels)
         } else {
             if let error = renderer.join() { throw error }       // and what it met is complete
+            if let tail = limiter?.finish() {
+                measureLevel(tail)
+                pending += try encoding.encode(tail.channels)
+            }
             pending += try encoding.finish()
             finished = true
         }
@@ -160,6 +169,13 @@ final class AudioTrackExport {
     /// `nextPacket()` returned nil.
     var damage: [(source: String, damage: Damage)] { audio.damage }
 
-    /// The track's warnings for `ExportResult`: resampling, then clipping.
-    var warnings: [String] { [resamplingWarning, clippingWarning].compactMap { $0 } }
+    /// A warning when the limiter lowered peaks (by more than 0.05 dB), nil otherwise.
+    var limiterWarning: String? {
+        guard let limiter, limiter.largestReduction > 0.05 else { return nil }
+        return "audio: peaks beyond −1 dBTP lowered by up to \(String(format: "%.1f", limiter.largestReduction)) dB by the "
+            + "true-peak limiter (turn it off to keep them, or write float samples, which are never limited)"
+    }
+
+    /// The track's warnings for `ExportResult`: resampling, then limiting or clipping.
+    var warnings: [String] { [resamplingWarning, limiterWarning, clippingWarning].compactMap { $0 } }
 }

@@ -23,6 +23,10 @@ public struct ExportSettings: Sendable, Hashable {
     public var audioDepth: SampleDepth?
     /// Gain applied to the rendered audio, in dB (0: none).
     public var gain: Double
+    /// Keep rendered peaks under −1 dBTP in integer and lossy outputs with a true-peak limiter
+    /// (`TruePeakLimiter`), saying how much it lowered them; off, they clip and a warning says
+    /// so. Float outputs are never limited.
+    public var limiter: Bool
     /// Replace an existing output file.
     public var overwrite: Bool
     /// Refuse a damaged source (`MediaFile.damage`: a truncated file; or media data that does
@@ -42,7 +46,8 @@ public struct ExportSettings: Sendable, Hashable {
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, audioDepth: SampleDepth? = nil, gain: Double = 0, overwrite: Bool = false,
+                audioCodec: AudioCodec = .aac, audioDepth: SampleDepth? = nil, gain: Double = 0, limiter: Bool = true,
+                overwrite: Bool = false,
                 strict: Bool = false, verify: Bool = false, part: ExportPart? = nil) {
         self.mode = mode
         self.audioAlgorithm = audioAlgorithm
@@ -50,6 +55,7 @@ public struct ExportSettings: Sendable, Hashable {
         self.audioCodec = audioCodec
         self.audioDepth = audioDepth
         self.gain = gain
+        self.limiter = limiter
         self.overwrite = overwrite
         self.strict = strict
         self.verify = verify

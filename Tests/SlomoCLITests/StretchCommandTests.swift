@@ -86,10 +86,16 @@ import Testing
 
     @Test func renderedAudioBeyondFullScaleIsReported() throws {
         let folder = try FixtureCache.shared.scratchFolder("stretch-clip")
-        let loud = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.95"), "--rate", "0.5", "-o", folder.path + "/loud.wav"])
+        let loud = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.95"), "--rate", "0.5", "--limiter", "off",
+                                  "-o", folder.path + "/loud.wav"])
         #expect(loud.status == 0, "\(loud.standardError)")
         print("stretch of a 0.95 square wave at 0.5x: \(loud.standardError.trimmingCharacters(in: .whitespacesAndNewlines))")
         #expect(loud.standardError.contains("warning: audio:") && loud.standardError.contains("beyond full scale"))
+        // With the limiter (the default), nothing clips and the warning says how much it lowered.
+        let limited = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.95"), "--rate", "0.5", "-o", folder.path + "/limited.wav"])
+        #expect(limited.status == 0, "\(limited.standardError)")
+        #expect(limited.standardError.contains("lowered by up to") && !limited.standardError.contains("beyond full scale"),
+                "\(limited.standardError)")
         let quiet = try Slomo.run(["stretch", try Self.squareWAV(amplitude: "0.2"), "--rate", "0.5", "-o", folder.path + "/quiet.wav"])
         #expect(quiet.status == 0)
         #expect(!quiet.standardError.contains("warning"), "\(quiet.standardError)")
