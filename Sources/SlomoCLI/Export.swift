@@ -75,23 +75,26 @@ struct Export: ParsableCommand {
         let typedRate = try cfrOptions.frameRate(for: composition)
         let (script, scripted) = try source.outputSettings(of: edit, frameRate: typedRate)
         let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
+        let scriptAudioCodec = script.audioCodec == nil ? nil : scripted.audioCodec
         guard let frameRate = typedRate ?? scriptRate else {
             if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
                 return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted,
-                                  reportingTo: printer)
+                                  scriptAudioCodec: scriptAudioCodec, reportingTo: printer)
             }
             throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
         }
         try export(composition, mode: .constantFrameRate(frameRate), video: try cfrOptions.videoSettings(script: script),
-                   scripted: scripted, reportingTo: printer)
+                   scripted: scripted, scriptAudioCodec: scriptAudioCodec, reportingTo: printer)
     }
 
+    /// `scriptAudioCodec` is the codec an edit script names, nil for the library's default.
     private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
-                        scripted: ExportSettings, reportingTo printer: ProgressPrinter) throws {
+                        scripted: ExportSettings, scriptAudioCodec: AudioCodec?, reportingTo printer: ProgressPrinter) throws {
         let part = try chunkOptions.part()
         let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
-                                      audioCodec: try audioOptions.codec(fallback: scripted.audioCodec),
+                                      audioCodec: try audioOptions.codec(fallback: scriptAudioCodec
+                                          ?? ExportSettings.defaultAudioCodec(video: mode == .passthrough ? nil : video, composition: composition)),
                                       audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
                                       limiter: try audioOptions.limiterOn(),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,

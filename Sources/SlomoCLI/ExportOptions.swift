@@ -69,7 +69,7 @@ struct AudioAlgorithmOptions: ParsableArguments {
 struct AudioOptions: ParsableArguments {
     @OptionGroup var algorithms: AudioAlgorithmOptions
 
-    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"),
+    @Option(name: .customLong("audio-codec"), help: ArgumentHelp("Audio codec: aac (default in movies; pcm for a ProRes export of PCM sound), alac, pcm, flac, mp3, opus, vorbis; stretch takes it from the output's extension.", valueName: "codec"),
             completion: .list(AudioCodec.allCases.map(\.rawValue)))
     var audioCodec: String?
 

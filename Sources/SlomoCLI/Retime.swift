@@ -82,7 +82,6 @@ struct Retime: ParsableCommand {
         // An edit script's own output settings are the defaults the options override, as in export.
         let (script, scripted) = try source.outputSettings(of: edit, frameRate: frameRate)
         let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)
-        let audioCodec = try audioOptions.codec(fallback: scripted.audioCodec)
         if frameRate == nil && cfrOptions.anyVideoOption {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
@@ -92,6 +91,8 @@ struct Retime: ParsableCommand {
         }
         let video = try cfrOptions.videoSettings(script: edit.kind == .script ? script : OutputSettings())
         let composition = edit.composition
+        let audioCodec = try audioOptions.codec(fallback: script.audioCodec == nil
+            ? ExportSettings.defaultAudioCodec(video: frameRate == nil ? nil : video, composition: composition) : scripted.audioCodec)
         if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
             throw CommandError("\(source.input) has no video: change the speed of its sound with "
                                + "`slomo stretch \(source.input) --section …` (retime keeps a movie's video)")

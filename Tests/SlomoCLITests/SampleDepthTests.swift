@@ -62,6 +62,18 @@ import Testing
         #expect(try Self.samples(source, format: "s32le", seconds: 1.5) == (try Self.samples(target, format: "s32le", seconds: 1.5)))
     }
 
+    /// A ProRes export of a movie with PCM sound is a mezzanine: its sound stays PCM (at the
+    /// source's 24 bits) unless another codec is asked for; H.264 gets AAC.
+    @Test(arguments: [("prores", "out.mov", "pcm_s24le"), ("h264", "out.mp4", "aac")])
+    func aMezzanineKeepsPCM(codec: String, output: String, audio: String) throws {
+        let source = try Self.source("s24.mov", codec: "pcm_s24le", video: true)
+        let target = try FixtureCache.shared.scratchFolder("depth-mezzanine").appendingPathComponent(output).path
+        let result = try Slomo.run(["export", source, "--section", "1-2x0.5", "--cfr", "30", "--codec", codec,
+                                    "--preset", "ultrafast", "-o", target].filter { codec == "prores" ? $0 != "--preset" && $0 != "ultrafast" : true })
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.audioStream(target)["codec_name"] as? String == audio)
+    }
+
     @Test func sampleFormatChoosesAndGainScales() throws {
         let source = try Self.source("s16.wav", codec: "pcm_s16le")
         let folder = try FixtureCache.shared.scratchFolder("depth-choose")
