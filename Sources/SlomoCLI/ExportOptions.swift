@@ -83,6 +83,11 @@ struct AudioOptions: ParsableArguments {
             help: ArgumentHelp("Gain applied to the rendered audio, in dB, e.g. -3 or 2.5 (default 0).", valueName: "dB"))
     var gain: Double = 0
 
+    @Option(parsing: .unconditional,    // `--pitch -12` reads -12 as the value
+            help: ArgumentHelp("Shift the pitch by this many semitones (fractions are cents: 0.5 = 50 cents), independent of the rate, -24 to 24; not with varispeed.",
+                               valueName: "semitones"))
+    var pitch: Double = 0
+
     @Option(help: ArgumentHelp("True-peak limiter that keeps integer and lossy outputs under -1 dBTP: on (default) or off.",
                                valueName: "on|off"),
             completion: .list(["on", "off"]))

@@ -9,7 +9,8 @@ import SlomoMedia
 /// `round(start·sr)` to `round(end·sr)` of its clip's output range, so the joined track is as
 /// long as the composition to the sample, and nothing drifts however many clips there are.
 /// At each join the earlier part fades out and the later one fades in over `fadeSeconds`
-/// (raised cosine), so a cut between unrelated sounds does not click.
+/// (raised cosine), so a cut between unrelated sounds does not click. With `pitch` (in
+/// semitones), every frequency is moved and the length kept (`PitchStage`).
 package final class JoinedAudio {
     /// The track's format: planar float at the first audible part's layout and at its rate as
     /// the initializer's `sampleRate` maps it.
@@ -22,6 +23,8 @@ package final class JoinedAudio {
     /// decoder and renderer).
     private var parts: [ClipAudio]
     private let fadeFrames: Int
+    /// Changes the pitch of the rendered frames, nil at the source's pitch.
+    private let pitchStage: PitchStage?
     /// Parts finished so far.
     private var finishedParts = 0
     /// What decoding the finished parts met damaged, with the file it is in.
@@ -42,24 +45,41 @@ package final class JoinedAudio {
     /// how many pieces of a part render at once (nil: as many as there are cores), and
     /// `prerollSeconds` how much source warms a stretcher up (nil: the renderer's default).
     package init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
-         sampleRate: (Int) -> Int, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
-        let opened = try parts.map { try ClipAudio.Opened($0) }
+         sampleRate: (Int) -> Int, pitch semitones: Double = 0, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
+        let ratio = pow(2, semitones / 12)
+        let rendered = semitones == 0 ? parts : try parts.map { part in
+            AudioPart(path: part.path, stream: part.stream, map: try part.map.scaled(by: Rate(Rational(approximating: 1 / ratio))),
+                      origin: part.origin)
+        }
+        let opened = try rendered.map { try ClipAudio.Opened($0) }
         guard var format = opened.lazy.compactMap({ $0?.format }).first else {
             throw CompositionError(.noAudio, "none of the clips has an audio track")
         }
         sourceSampleRate = format.sampleRate
         format.sampleRate = sampleRate(format.sampleRate)
         self.format = format
-        self.parts = try zip(parts, opened).map { part, stream in
+        self.parts = try zip(rendered, opened).map { part, stream in
             try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine,
                           parallelism: parallelism, prerollSeconds: prerollSeconds)
         }
-        frameCount = self.parts.reduce(0) { $0 + $1.frameCount }
+        let grid = Rational(1, Int64(format.sampleRate))
+        frameCount = try parts.reduce(0) { count, part in
+            count + Int(try part.map.output.end.ticks(in: grid, rounding: .nearest) - part.map.output.start.ticks(in: grid, rounding: .nearest))
+        }
+        pitchStage = semitones == 0 ? nil
+            : try PitchStage(ratio: ratio, sampleRate: format.sampleRate, channelCount: format.channelCount, frameCount: frameCount)
         fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())
     }
 
-    /// The next at most `maxFrames` frames in output order (never across a join); nil at the end.
+    /// The next at most `maxFrames` frames in output order (never across a join, unless the
+    /// pitch is changed); nil at the end.
     package func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
+        guard let pitchStage else { return try renderedBlock(maxFrames: maxFrames) }
+        return try pitchStage.next(maxFrames: maxFrames) { try renderedBlock(maxFrames: maxFrames) }
+    }
+
+    /// The next rendered frames (at the pitch stage's longer length when it has one).
+    private func renderedBlock(maxFrames: Int) throws -> AudioBuffer? {
         while let part = parts.first {
             let position = part.frameCount - part.remaining
             if let block = try part.nextBlock(maxFrames: maxFrames) {

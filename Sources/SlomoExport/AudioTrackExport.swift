@@ -49,7 +49,7 @@ final class AudioTrackExport {
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
         let depth = try Self.depth(asked: settings.audioDepth, codec: codec, parts: parts)
         audio = try JoinedAudio(parts, algorithm: settings.audioAlgorithm, spectralEngine: settings.spectralEngine,
-                                sampleRate: codec.sampleRate(for:))
+                                sampleRate: codec.sampleRate(for:), pitch: settings.pitch)
         self.codec = codec
         self.depth = depth
         gain = Float(pow(10, settings.gain / 20))

@@ -25,6 +25,17 @@ extension ExportSession {
                 }
             }
         }
+        if settings.pitch != 0 {
+            guard abs(settings.pitch) <= 24 else {
+                throw ExportError(.invalidPlan, "a pitch of \(settings.pitch) semitones is beyond the −24 … 24 slomo shifts")
+            }
+            let varispeed = settings.audioAlgorithm == .varispeed
+                || composition.clips.contains { $0.sections.contains { $0.audio == .varispeed } }
+            guard !varispeed else {
+                throw ExportError(.invalidPlan, "varispeed's pitch follows its rate, so it cannot be shifted on its own; "
+                                  + "shift it with spectral, time-domain or low-latency audio")
+            }
+        }
         if let depth = settings.audioDepth {
             let input = try MediaFile(path: composition.clips[0].source)
             let audioOnly = composition.clips.count == 1 && AudioOnlyExport.applies(to: self, input: input)

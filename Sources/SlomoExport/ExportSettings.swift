@@ -23,6 +23,10 @@ public struct ExportSettings: Sendable, Hashable {
     public var audioDepth: SampleDepth?
     /// Gain applied to the rendered audio, in dB (0: none).
     public var gain: Double
+    /// The pitch of the rendered audio, in semitones (0: the source's; 3 raises it a minor
+    /// third, -12 lowers it an octave), independent of the rate; −24 … 24. Varispeed cannot:
+    /// its pitch follows its rate.
+    public var pitch: Double
     /// Keep rendered peaks under −1 dBTP in integer and lossy outputs with a true-peak limiter
     /// (`TruePeakLimiter`), saying how much it lowered them; off, they clip and a warning says
     /// so. Float outputs are never limited.
@@ -46,7 +50,7 @@ public struct ExportSettings: Sendable, Hashable {
 
     public init(mode: Mode = .passthrough, audioAlgorithm: TimePitchAlgorithm = .spectral,
                 spectralEngine: SpectralEngine = .defaultEngine,
-                audioCodec: AudioCodec = .aac, audioDepth: SampleDepth? = nil, gain: Double = 0, limiter: Bool = true,
+                audioCodec: AudioCodec = .aac, audioDepth: SampleDepth? = nil, gain: Double = 0, pitch: Double = 0, limiter: Bool = true,
                 overwrite: Bool = false,
                 strict: Bool = false, verify: Bool = false, part: ExportPart? = nil) {
         self.mode = mode
@@ -56,6 +60,7 @@ public struct ExportSettings: Sendable, Hashable {
         self.audioDepth = audioDepth
         self.gain = gain
         self.limiter = limiter
+        self.pitch = pitch
         self.overwrite = overwrite
         self.strict = strict
         self.verify = verify
