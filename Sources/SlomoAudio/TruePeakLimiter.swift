@@ -25,6 +25,11 @@ public final class TruePeakLimiter {
     /// two samples, each over `taps` samples around them.
     private let phases: [[Float]]
     private static let taps = 12
+    /// How far above its samples an interpolated point can rise (the largest sum of a phase's
+    /// |taps|): below `ceiling / overshoot`, no point between samples can reach the ceiling.
+    private let overshoot: Float
+    /// Per channel, the last frame whose interpolation window holds a sample loud enough to need it.
+    private var loudUntil: [Int]
     /// Input kept for interpolation and the audio delay: a ring per channel, `mask + 1` long.
     private var rings: [[Float]]
     private let mask: Int
@@ -54,11 +59,13 @@ public final class TruePeakLimiter {
             let sum = raw.reduce(0, +)
             return raw.map { Float($0 / sum) }
         }
+        overshoot = phases.map { $0.reduce(0) { $0 + abs($1) } }.max()!
         latency = lookahead - 1 + half
         var size = 1
-        while size < latency + Self.taps + 1 { size *= 2 }
+        while size < latency + Self.taps + Self.chunk + 1 { size *= 2 }
         mask = size - 1
         rings = Array(repeating: [Float](repeating: 0, count: size), count: channelCount)
+        loudUntil = Array(repeating: -1, count: channelCount)
         recent = [Float](repeating: 1, count: lookahead)
         recentSum = Float(lookahead)
     }
@@ -66,35 +73,60 @@ public final class TruePeakLimiter {
     /// The block, limited, delayed by `latency` frames.
     public func process(_ block: AudioBuffer) -> AudioBuffer {
         precondition(block.channelCount == channelCount, "a limiter takes the channels it was made for")
-        return run(block.frameCount) { channel, index in block.channels[channel][index] }
+        return run(block.channels, count: block.frameCount)
     }
 
     /// The last `latency` frames (of the input's end), limited.
     public func finish() -> AudioBuffer {
-        run(latency) { _, _ in 0 }
+        run(Array(repeating: [Float](repeating: 0, count: latency), count: channelCount), count: latency)
     }
 
-    /// Takes `count` input frames (`sample(channel, index)`); returns the frames that leave the delay.
-    private func run(_ count: Int, sample: (Int, Int) -> Float) -> AudioBuffer {
-        let half = Self.taps / 2
-        let leaving = max(0, min(count, written + count - latency))
-        var out = [[Float]](repeating: [Float](repeating: 0, count: leaving), count: channelCount)
-        var produced = 0
-        for index in 0..<count {
-            let position = written & mask
-            var peak: Float = 0
-            for channel in 0..<channelCount {
-                rings[channel][position] = sample(channel, index)
-                // The sample `half` frames back, and the points a quarter, half and three quarters after it.
-                rings[channel].withUnsafeBufferPointer { ring in
-                    peak = max(peak, abs(ring[(written - half) & mask]))
-                    for phase in phases {
-                        var sum: Float = 0
-                        for tap in 0..<Self.taps { sum += phase[tap] * ring[(written - Self.taps + 1 + tap) & mask] }
-                        peak = max(peak, abs(sum))
+    /// Frames taken at a time: the ring holds them beside the delay and the interpolation window.
+    private static let chunk = 1024
+
+    /// Takes `count` frames of `input`, a chunk at a time; returns the frames that leave the delay.
+    private func run(_ input: [[Float]], count: Int) -> AudioBuffer {
+        var out = [[Float]](repeating: [], count: channelCount)
+        for first in stride(from: 0, to: count, by: Self.chunk) {
+            let part = runChunk(input.map { Array($0[first..<min(count, first + Self.chunk)]) }, count: min(Self.chunk, count - first))
+            for channel in out.indices { out[channel] += part[channel] }
+        }
+        return AudioBuffer(planar: out)
+    }
+
+    /// `run` for at most `chunk` frames.
+    private func runChunk(_ input: [[Float]], count: Int) -> [[Float]] {
+        let start = written
+        // Each frame's true peak over the channels: the sample `half` frames back and the points a
+        // quarter, half and three quarters after it, where a loud sample is near enough to matter.
+        var peaks = [Float](repeating: 0, count: count)
+        for channel in 0..<channelCount {
+            var loud = loudUntil[channel]
+            input[channel].withUnsafeBufferPointer { samples in
+                rings[channel].withUnsafeMutableBufferPointer { ring in
+                    for index in 0..<count {
+                        let frame = start + index
+                        ring[frame & mask] = samples[index]
+                        if abs(samples[index]) * overshoot >= ceiling { loud = frame + Self.taps }
+                        guard frame <= loud else { continue }
+                        var peak = abs(ring[(frame - Self.taps / 2) & mask])
+                        for phase in phases {
+                            var sum: Float = 0
+                            for tap in 0..<Self.taps { sum += phase[tap] * ring[(frame - Self.taps + 1 + tap) & mask] }
+                            peak = max(peak, abs(sum))
+                        }
+                        peaks[index] = max(peaks[index], peak)
                     }
                 }
             }
+            loudUntil[channel] = loud
+        }
+        // The gain each frame asks for, held over the lookahead, released, averaged.
+        let leaving = max(0, min(count, written + count - latency))
+        var gains = [Float](repeating: 1, count: leaving)
+        var produced = 0
+        for index in 0..<count {
+            let peak = peaks[index]
             needed.push(peak > ceiling ? ceiling / peak : 1, at: written, window: lookahead)
             released = min(needed.minimum, released + (1 - released) * release)
             recentSum += released - recent[recentIndex]
@@ -102,12 +134,15 @@ public final class TruePeakLimiter {
             recentIndex = (recentIndex + 1) % lookahead
             written += 1
             guard written > latency else { continue }
-            let gain = min(1, recentSum / Float(lookahead))
-            smallestGain = min(smallestGain, gain)
-            for channel in 0..<channelCount { out[channel][produced] = rings[channel][(written - 1 - latency) & mask] * gain }
+            gains[produced] = min(1, recentSum / Float(lookahead))
             produced += 1
         }
-        return AudioBuffer(planar: out)
+        smallestGain = min(smallestGain, gains.min() ?? 1)
+        // The delayed frames, each at its gain.
+        let firstOut = written - leaving - latency
+        return rings.map { ring in
+            (0..<leaving).map { ring[(firstOut + $0) & mask] * gains[$0] }
+        }
     }
 
     /// The minimum of the last `window` values pushed (a monotonic queue).
