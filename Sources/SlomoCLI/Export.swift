@@ -96,7 +96,7 @@ struct Export: ParsableCommand {
                                       audioCodec: try audioOptions.codec(fallback: scriptAudioCodec
                                           ?? ExportSettings.defaultAudioCodec(video: mode == .passthrough ? nil : video, composition: composition)),
                                       audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
-                                      pitch: audioOptions.pitch, limiter: try audioOptions.limiterOn(),
+                                      pitch: audioOptions.semitones, limiter: try audioOptions.limiterOn(),
                                       overwrite: outputOptions.overwrite, strict: outputOptions.strict,
                                       verify: outputOptions.verify, part: part)
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(

@@ -81,26 +81,29 @@ struct AudioOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,    // so that `--gain -3` reads -3 as the value, not as an option
             help: ArgumentHelp("Gain applied to the rendered audio, in dB, e.g. -3 or 2.5 (default 0).", valueName: "dB"))
-    var gain: Double = 0
+    var gain: Double?
 
     @Option(parsing: .unconditional,    // `--pitch -12` reads -12 as the value
-            help: ArgumentHelp("Shift the pitch by this many semitones (fractions are cents: 0.5 = 50 cents), independent of the rate, -24 to 24; not with varispeed.",
+            help: ArgumentHelp("Shift the pitch by this many semitones (fractions are cents: 0.5 = 50 cents), independent of the rate, -24 to 24 (default 0); not with varispeed.",
                                valueName: "semitones"))
-    var pitch: Double = 0
+    var pitch: Double?
 
     @Option(help: ArgumentHelp("True-peak limiter that keeps integer and lossy outputs under -1 dBTP: on (default) or off.",
                                valueName: "on|off"),
             completion: .list(["on", "off"]))
-    var limiter: String = "on"
+    var limiter: String?
 
     /// Whether the limiter is on; a usage error for anything but on and off.
     func limiterOn() throws -> Bool {
-        switch limiter.lowercased() {
-        case "on": return true
+        switch limiter?.lowercased() {
+        case nil, "on": return true
         case "off": return false
-        default: throw CommandError("--limiter takes on or off, not '\(limiter)'")
+        case let other?: throw CommandError("--limiter takes on or off, not '\(other)'")
         }
     }
+
+    /// The pitch shift in semitones (0 without `--pitch`).
+    var semitones: Double { pitch ?? 0 }
 
     /// The lossless sample format asked for; nil for the source's.
     func depth() throws -> SampleDepth? {
@@ -114,6 +117,7 @@ struct AudioOptions: ParsableArguments {
 
     /// The gain in dB; a usage error beyond ±60 dB or not a number.
     func gainDecibels() throws -> Double {
+        guard let gain else { return 0 }
         guard gain.isFinite, abs(gain) <= 60 else {
             throw CommandError("--gain \(gain): give a gain in dB between -60 and 60, such as -3")
         }

@@ -100,7 +100,7 @@ struct Retime: ParsableCommand {
         let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
                                       spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
                                       audioCodec: audioCodec, audioDepth: try audioOptions.depth(),
-                                      gain: try audioOptions.gainDecibels(), pitch: audioOptions.pitch,
+                                      gain: try audioOptions.gainDecibels(), pitch: audioOptions.semitones,
                                       limiter: try audioOptions.limiterOn(),
                                       overwrite: outputOptions.overwrite,
                                       strict: outputOptions.strict, verify: outputOptions.verify)

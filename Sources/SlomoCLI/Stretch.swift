@@ -119,7 +119,7 @@ struct Stretch: ParsableCommand {
         let composition = try Composition(retiming: file, sections: specs)
         let settings = ExportSettings(mode: .passthrough, audioAlgorithm: algorithm, spectralEngine: try audioOptions.engine(),
                                       audioCodec: codec, audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
-                                      pitch: audioOptions.pitch, limiter: try audioOptions.limiterOn(),
+                                      pitch: audioOptions.semitones, limiter: try audioOptions.limiterOn(),
                                       overwrite: overwrite)
         let session = ExportSession(composition: composition, to: target, settings: settings)
         if dryRun {
