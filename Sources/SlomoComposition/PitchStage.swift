@@ -7,14 +7,12 @@ import SlomoAudio
 /// multiplies every frequency by `ratio`. The result is trimmed or padded to `frameCount`, the
 /// unpitched track's exact length, so sync is kept to the sample.
 final class PitchStage {
-    let ratio: Double
     private let varispeed: VarispeedProcessor
     private var remaining: Int
     private var held: [[Float]]
     private var drained = false
 
     init(ratio: Double, sampleRate: Int, channelCount: Int, frameCount: Int) throws {
-        self.ratio = ratio
         varispeed = try VarispeedProcessor(rate: ratio, sampleRate: sampleRate, channelCount: channelCount)
         remaining = frameCount
         held = Array(repeating: [], count: channelCount)

@@ -3,15 +3,6 @@
 /// samples exactly, so a 24-bit source played at rate 1 comes out bit for bit.
 public enum SampleDepth: String, CaseIterable, Sendable, Hashable, Codable {
     case s16, s24, s32, f32
-
-    /// Bits per sample.
-    public var bits: Int {
-        switch self {
-        case .s16: 16
-        case .s24: 24
-        case .s32, .f32: 32
-        }
-    }
 }
 
 extension AudioCodec {
