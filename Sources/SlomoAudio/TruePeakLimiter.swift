@@ -86,16 +86,18 @@ public final class TruePeakLimiter {
 
     /// Takes `count` frames of `input`, a chunk at a time; returns the frames that leave the delay.
     private func run(_ input: [[Float]], count: Int) -> AudioBuffer {
-        var out = [[Float]](repeating: [], count: channelCount)
+        var out = [[Float]](repeating: [Float](repeating: 0, count: max(0, min(count, written + count - latency))),
+                            count: channelCount)
+        var produced = 0
         for first in stride(from: 0, to: count, by: Self.chunk) {
-            let part = runChunk(input.map { Array($0[first..<min(count, first + Self.chunk)]) }, count: min(Self.chunk, count - first))
-            for channel in out.indices { out[channel] += part[channel] }
+            produced += runChunk(input, from: first, count: min(Self.chunk, count - first), into: &out, at: produced)
         }
         return AudioBuffer(planar: out)
     }
 
-    /// `run` for at most `chunk` frames.
-    private func runChunk(_ input: [[Float]], count: Int) -> [[Float]] {
+    /// `run` for frames `first ..< first + count` (at most `chunk`) of `input`, writing what
+    /// leaves the delay into `out` from frame `at`; returns how many frames that is.
+    private func runChunk(_ input: [[Float]], from first: Int, count: Int, into out: inout [[Float]], at offset: Int) -> Int {
         let start = written
         // Each frame's true peak over the channels: the sample `half` frames back and the points a
         // quarter, half and three quarters after it, where a loud sample is near enough to matter.
@@ -106,8 +108,9 @@ public final class TruePeakLimiter {
                 rings[channel].withUnsafeMutableBufferPointer { ring in
                     for index in 0..<count {
                         let frame = start + index
-                        ring[frame & mask] = samples[index]
-                        if abs(samples[index]) * overshoot >= ceiling { loud = frame + Self.taps }
+                        let sample = samples[first + index]
+                        ring[frame & mask] = sample
+                        if abs(sample) * overshoot >= ceiling { loud = frame + Self.taps }
                         guard frame <= loud else { continue }
                         var peak = abs(ring[(frame - Self.taps / 2) & mask])
                         for phase in phases {
@@ -140,9 +143,10 @@ public final class TruePeakLimiter {
         smallestGain = min(smallestGain, gains.min() ?? 1)
         // The delayed frames, each at its gain.
         let firstOut = written - leaving - latency
-        return rings.map { ring in
-            (0..<leaving).map { ring[(firstOut + $0) & mask] * gains[$0] }
+        for channel in 0..<channelCount {
+            for index in 0..<leaving { out[channel][offset + index] = rings[channel][(firstOut + index) & mask] * gains[index] }
         }
+        return leaving
     }
 
     /// The minimum of the last `window` values pushed (a monotonic queue).

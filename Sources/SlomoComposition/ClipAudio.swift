@@ -18,6 +18,13 @@ package struct AudioPart {
         self.map = map
         self.origin = origin
     }
+
+    /// Samples the part fills at `sampleRate`: `round(end·sr) − round(start·sr)` of its map's
+    /// output range, so parts placed end to end never drift.
+    package func frameCount(sampleRate: Int) throws -> Int {
+        let grid = Rational(1, Int64(sampleRate))
+        return Int(try map.output.end.ticks(in: grid, rounding: .nearest) - map.output.start.ticks(in: grid, rounding: .nearest))
+    }
 }
 
 /// One part of an audio track, ready to render in the track's format: the clip's stream
@@ -84,9 +91,7 @@ final class ClipAudio {
     /// (the renderer's default when nil).
     init(_ part: AudioPart, opened: Opened?, format: AudioFormat, algorithm: TimePitchAlgorithm,
          spectralEngine: SpectralEngine, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
-        let grid = Rational(1, Int64(format.sampleRate))
-        frameCount = Int(try part.map.output.end.ticks(in: grid, rounding: .nearest)
-                         - part.map.output.start.ticks(in: grid, rounding: .nearest))
+        frameCount = try part.frameCount(sampleRate: format.sampleRate)
         channelCount = format.channelCount
         source = part.path
         guard let opened else {

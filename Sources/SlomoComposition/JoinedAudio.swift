@@ -62,10 +62,7 @@ package final class JoinedAudio {
             try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine,
                           parallelism: parallelism, prerollSeconds: prerollSeconds)
         }
-        let grid = Rational(1, Int64(format.sampleRate))
-        frameCount = try parts.reduce(0) { count, part in
-            count + Int(try part.map.output.end.ticks(in: grid, rounding: .nearest) - part.map.output.start.ticks(in: grid, rounding: .nearest))
-        }
+        frameCount = try parts.reduce(0) { $0 + (try $1.frameCount(sampleRate: format.sampleRate)) }
         pitchStage = semitones == 0 ? nil
             : try PitchStage(ratio: ratio, sampleRate: format.sampleRate, channelCount: format.channelCount, frameCount: frameCount)
         fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())

@@ -36,8 +36,8 @@ extension ExportSession {
                                   + "shift it with spectral, time-domain or low-latency audio")
             }
         }
-        if let depth = settings.audioDepth {
-            let input = try MediaFile(path: composition.clips[0].source)
+        if let depth = settings.audioDepth, let first = composition.clips.first {
+            let input = try MediaFile(path: first.source)
             let audioOnly = composition.clips.count == 1 && AudioOnlyExport.applies(to: self, input: input)
             let codec = audioOnly ? try AudioOnlyExport(session: self).codec : settings.audioCodec
             try AudioTrackExport.check(depth, codec: codec)

@@ -1,3 +1,4 @@
+import Foundation
 import SlomoCore
 
 /// Passthrough shows each source frame once, for as long as the time map stretches it: a
@@ -19,7 +20,7 @@ enum SparseFrameWarning {
             slowest[section] = min(slowest[section] ?? rate, rate)
         }
         return slowest.filter { $0.value < smoothMotion }.sorted { $0.key < $1.key }.map { index, rate in
-            let fps = MediaTime(seconds: rate).formattedSeconds(fractionDigits: 1)
+            let fps = String(format: "%.1f", rate.doubleValue)
             return "\(map.sections[index].name) shows \(fps) source frames a second in passthrough (under "
                 + "\(smoothMotion), motion stutters): for smooth motion re-encode it with --cfr 30 --frames interpolate"
         }
