@@ -37,6 +37,9 @@ public final class AudioRenderer {
         public let algorithm: TimePitchAlgorithm?
         /// For a freeze frame, what is heard (the segment reads no source); nil otherwise.
         public var hold: Freeze.Audio? = nil
+        /// True for a reversed section: its source frames play last first (`ReversedAudioSource`),
+        /// always through its algorithm (so its cuts are crossfaded), never split into pieces.
+        public var reversed = false
         /// Which piece of its map segment this is, and of how many (1 when not split).
         public let pieceIndex: Int
         public let pieceCount: Int
@@ -135,6 +138,7 @@ public final class AudioRenderer {
             let stretch0 = seg.shape.startStretch!.doubleValue, stretch1 = seg.shape.endStretch!.doubleValue    // not a hold
             let copy: Bool
             if case .constant(let r) = seg.shape, r == .normal { copy = true } else { copy = false }
+            let sourceStart = try frame(seg.source.start) - zero, sourceEnd = try frame(seg.source.end) - zero
             let alg = seg.audio ?? algorithm
             if !copy {
                 for s in [stretch0, stretch1] {
@@ -143,7 +147,14 @@ public final class AudioRenderer {
                     }
                 }
             }
-            let sourceStart = try frame(seg.source.start) - zero, sourceEnd = try frame(seg.source.end) - zero
+            if seg.isReversed {
+                var plan = SegmentPlan(outputStart: try frame(seg.output.start), outputEnd: try frame(seg.output.end),
+                                       sourceStart: sourceStart, sourceEnd: sourceEnd, stretch: StretchCurve(samples: [stretch0, stretch1]),
+                                       algorithm: alg, pieceIndex: 0, pieceCount: 1)
+                plan.reversed = true
+                plans.append(plan)
+                continue
+            }
             let curve: StretchCurve
             if case .eased = seg.shape {
                 curve = StretchCurve(sampling: stretch, from: sourceStart, to: sourceEnd, count: StretchCurve.easedSamples)

@@ -39,8 +39,9 @@ final class SegmentRendering {
     init(renderer: AudioRenderer, index: Int, source: any AudioSampleSource) throws {
         self.renderer = renderer
         self.index = index
-        self.source = source
         plan = renderer.plans[index]
+        self.source = plan.reversed ? try ReversedAudioSource(source, mirror: plan.sourceStart + plan.sourceEnd - 1,
+                                                               frames: Self.reversedWindow(of: plan, renderer: renderer)) : source
         fadeIn = renderer.fadeIn(index)
         fadeOut = renderer.fadeOut(index)
         fifo = renderer.leftovers.fifo(channelCount: renderer.channelCount)
@@ -70,6 +71,16 @@ final class SegmentRendering {
         toDiscard = preOutput - alignmentLead
         // A piece renders whole before it is emitted: room for all of it at once.
         if plan.pieceCount > 1 { fifo.reserveCapacity(preOutput + framesNeeded) }
+    }
+
+    /// The frames a reversed segment reads, in its mirrored numbering: its pre-roll, its own
+    /// frames, and past them what its processor needs to hand out its last frames (its latency)
+    /// and the continuation the next segment fades from; beyond, it reads silence. (The track
+    /// behind the section's start is kept only so far back.)
+    private static func reversedWindow(of plan: AudioRenderer.SegmentPlan, renderer: AudioRenderer) -> Range<Int> {
+        let speed = max(1, 1 / plan.stretch.atStart)
+        let latency = 4096 + renderer.sampleRate / 100 + renderer.crossfadeFrames
+        return plan.sourceStart - renderer.preroll ..< plan.sourceEnd + Int(Double(latency) * speed) + 32768
     }
 
     /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread), unless

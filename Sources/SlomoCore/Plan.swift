@@ -38,9 +38,10 @@ public struct Plan: Codable, Hashable, Sendable {
         public var outputStart: MediaTime
         /// Output range end.
         public var outputEnd: MediaTime
-        /// The rate: for a ramp the average (source duration / output duration).
+        /// The rate: for a ramp the average (source duration / output duration); negative when
+        /// the segment plays backwards.
         public var rate: Double
-        /// The exact rate as text (`"0.25"`, `"1/3"`); for a ramp `"1→0.25"`.
+        /// The exact rate as text (`"0.25"`, `"1/3"`, `"-1"`); for a ramp `"1→0.25"`.
         public var rateText: String
         /// For a ramp, the rate at its start; nil for a constant segment.
         public var rampFrom: Double?
@@ -51,6 +52,9 @@ public struct Plan: Codable, Hashable, Sendable {
         /// For an eased (non-linear) ramp, points along it from its start to its end, to draw it
         /// by; nil otherwise (a linear ramp is drawn from `rampFrom` and `rampTo`).
         public var curve: [CurvePoint]?
+        /// True for a reversed section's segment (its source end plays first, at `outputStart`);
+        /// nil otherwise.
+        public var reversed: Bool?
         /// For a freeze frame (source start = end, rate 0), what is heard: `"silence"` or
         /// `"freeze"`; nil otherwise.
         public var hold: String?
@@ -157,6 +161,9 @@ extension Plan.Segment {
         rateText = segment.shape.description
         switch segment.shape {
         case .constant: break
+        case .reversed:
+            reversed = true
+            rate = -rate
         case .hold(let audio): hold = audio.rawValue
         case .ramp(let from, let to), .eased(let from, let to, _):
             rampFrom = from.doubleValue

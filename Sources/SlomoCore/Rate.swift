@@ -88,3 +88,28 @@ public struct Rate: Hashable, Comparable, Sendable, CustomStringConvertible, Cod
         Rational.exactDecimal(value) ?? value.description
     }
 }
+
+extension Rate {
+    /// A rate that may be negative, played backwards (a section's rate, `-0.5`): its speed and
+    /// direction. Throws `.nonPositiveRate` for 0 (which would stop time: a freeze frame holds
+    /// one), or the errors of `init(_:)` for the speed.
+    public static func directed(_ value: Rational) throws -> (rate: Rate, reversed: Bool) {
+        guard value.numerator != 0 else {
+            throw TimeModelError(.nonPositiveRate, "rate 0 would stop time; hold a frame with a freeze (--freeze T:D) instead")
+        }
+        return (try Rate(value.numerator < 0 ? Rational(-value.numerator, value.denominator) : value), value.numerator < 0)
+    }
+
+    /// Parses `-1`, `-0.5`, `0.25`, `1/4`, `-1/2` (see `directed(_:)`); throws `.unparseable`
+    /// with the text as subject.
+    public static func parsingDirected(_ text: String) throws -> (rate: Rate, reversed: Bool) {
+        guard let value = Rational(decimal: text) else {
+            throw TimeModelError(.unparseable, "expected a rate such as 0.25, 1/4 or -1 (backwards)",
+                                 subject: "rate '\(text)'")
+        }
+        return try directed(value)
+    }
+
+    /// The rate as written for a section: `-0.5` when `reversed`.
+    public static func text(_ rate: Rate, reversed: Bool) -> String { (reversed ? "-" : "") + rate.description }
+}

@@ -8,13 +8,19 @@
 /// (`Ease`; nil: linear, unless the touching section that shares a ramp names one). See
 /// `TimeMap` for the ramp shape.
 ///
+/// A `reversed` section plays its range backwards at `rate` (`4-6x-1`, `4-6x-0.5`): its
+/// pictures and sound in reverse order, as a clip of them would play forwards. It cannot ramp
+/// (the rate would pass through 0) and no neighbour's ramp may lead into it.
+///
 /// `origin` (the syntax it was parsed from, or a document path such as `clips[0].sections[1]`)
 /// only names the section in error messages; it takes no part in equality.
 public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// The source time range, in the source file's time.
     public let range: TimeRange
-    /// The playback rate between the ramps.
+    /// The playback rate between the ramps (its speed, when `reversed`).
     public let rate: Rate
+    /// True when the section plays its range backwards.
+    public let reversed: Bool
     /// Source duration over which the rate eases in from the neighbouring rate.
     public let rampIn: MediaTime
     /// Source duration over which the rate eases out to the next neighbour's rate.
@@ -29,11 +35,13 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     public var origin: SectionOrigin?
 
     /// A section; throws `.emptyRange` when the range is empty, `.invalidValue` for a negative
-    /// ramp or an ease without a ramp, and `.rampTooLong` when the ramps do not fit in the range.
-    public init(range: TimeRange, rate: Rate, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero, ease: Ease? = nil,
-                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: SectionOrigin? = nil) throws {
+    /// ramp, an ease without a ramp or a reversed section with a ramp, and `.rampTooLong` when
+    /// the ramps do not fit in the range.
+    public init(range: TimeRange, rate: Rate, reversed: Bool = false, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero,
+                ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: SectionOrigin? = nil) throws {
         self.range = range
         self.rate = rate
+        self.reversed = reversed
         self.rampIn = rampIn
         self.rampOut = rampOut
         self.ease = ease
@@ -46,6 +54,10 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         }
         guard rampIn >= .zero, rampOut >= .zero else {
             throw TimeModelError(.invalidValue, "ramps must not be negative", section: name)
+        }
+        guard !reversed || (rampIn == .zero && rampOut == .zero && ease == nil) else {
+            throw TimeModelError(.invalidValue, "a reversed section cannot ramp (its rate would pass through 0): "
+                                 + "remove :ramp and :ease; the cut to it is instant", section: name)
         }
         guard ease == nil || rampIn != .zero || rampOut != .zero else {
             throw TimeModelError(.invalidValue, "ease=\(ease!) needs a ramp to shape: add :ramp=0.3 or the like", section: name)
@@ -62,6 +74,13 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
                 audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
         try self.init(range: TimeRange(range), rate: rate, rampIn: ramp, rampOut: ramp, ease: ease,
                       audio: audio, frames: frames)
+    }
+
+    /// A section over a Swift range played backwards at `rate`:
+    /// `Section(reversing: .seconds(4) ..< .seconds(6), rate: 0.5)`.
+    public init(reversing range: Range<MediaTime>, rate: Rate = .normal, audio: TimePitchAlgorithm? = nil,
+                frames: FrameChoice? = nil) throws {
+        try self.init(range: TimeRange(range), rate: rate, reversed: true, audio: audio, frames: frames)
     }
 
     /// The section in section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral`.
@@ -87,7 +106,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         guard start < end else {
             throw TimeModelError(.emptyRange, "shorter than one frame at \(frameRate) fps", section: name)
         }
-        return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
+        return try Section(range: TimeRange(start: start, end: end), rate: rate, reversed: reversed, rampIn: rampIn,
                            rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: self.origin)
     }
 
@@ -110,12 +129,13 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
 
     public static func == (lhs: Section, rhs: Section) -> Bool {
         (lhs.range, lhs.rate, lhs.rampIn, lhs.rampOut, lhs.audio, lhs.frames) == (rhs.range, rhs.rate, rhs.rampIn, rhs.rampOut, rhs.audio, rhs.frames)
-            && lhs.ease == rhs.ease
+            && lhs.ease == rhs.ease && lhs.reversed == rhs.reversed
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(range)
         hasher.combine(rate)
+        hasher.combine(reversed)
         hasher.combine(rampIn)
         hasher.combine(rampOut)
         hasher.combine(ease)

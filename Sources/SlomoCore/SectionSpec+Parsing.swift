@@ -3,7 +3,8 @@
 ///     START-ENDxRATE[:ramp=S][:ramp-in=S][:ramp-out=S][:ease=CURVE][:audio=NAME][:frames=NAME]
 ///
 /// with START and END as seconds (`2.5`), timecodes (`00:00:02.500`) or frames (`f480`), END
-/// also `end`, and RATE a decimal or a fraction (`0.25`, `1/4`).
+/// also `end`, and RATE a decimal or a fraction (`0.25`, `1/4`), negative to play backwards
+/// (`-1`, `-0.5`).
 extension SectionSpec {
     /// Parses the section syntax. Errors have `section '<text>'` as subject and say what is
     /// wrong: `.unparseable` for malformed text or numbers, `.nonPositiveRate`,
@@ -31,7 +32,8 @@ extension SectionSpec {
         let start = try Position(parsing: String(edges[0]))
         let end = try Position(parsing: String(edges[1]))
         guard start != .end else { throw TimeModelError(.unparseable, "'end' can only be the end of a section") }
-        self.init(start: start, end: end, rate: try Rate(parsing: String(fields[0])))
+        let (rate, reversed) = try Rate.parsingDirected(String(fields[0]))
+        self.init(start: start, end: end, rate: rate, reversed: reversed)
 
         var seen: Set<Substring> = []
         for option in fields.dropFirst() {

@@ -66,8 +66,10 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     public var start: Position
     /// Where the section ends.
     public var end: Position
-    /// The playback rate between the ramps.
+    /// The playback rate between the ramps (its speed, when `reversed`).
     public var rate: Rate
+    /// True when the section plays backwards (a negative rate in the syntax: `4-6x-0.5`).
+    public var reversed: Bool
     /// Source duration of the ramp in (see `Section`).
     public var rampIn: MediaTime
     /// Source duration of the ramp out (see `Section`).
@@ -80,11 +82,12 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     public var frames: FrameChoice?
 
     /// A section spec; nothing is checked until it is resolved.
-    public init(start: Position, end: Position, rate: Rate, rampIn: MediaTime = .zero,
+    public init(start: Position, end: Position, rate: Rate, reversed: Bool = false, rampIn: MediaTime = .zero,
                 rampOut: MediaTime = .zero, ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) {
         self.start = start
         self.end = end
         self.rate = rate
+        self.reversed = reversed
         self.rampIn = rampIn
         self.rampOut = rampOut
         self.ease = ease
@@ -95,7 +98,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     /// The spec of a resolved section, with time edges.
     public init(_ section: Section) {
         self.init(start: .time(section.range.start), end: .time(section.range.end), rate: section.rate,
-                  rampIn: section.rampIn, rampOut: section.rampOut, ease: section.ease, audio: section.audio,
+                  reversed: section.reversed, rampIn: section.rampIn, rampOut: section.rampOut, ease: section.ease, audio: section.audio,
                   frames: section.frames)
     }
 
@@ -112,7 +115,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
             guard start < end else {
                 throw TimeModelError(.emptyRange, "start \(start) s must be before end \(end) s")
             }
-            return try Section(range: TimeRange(start: start, end: end), rate: rate, rampIn: rampIn,
+            return try Section(range: TimeRange(start: start, end: end), rate: rate, reversed: reversed, rampIn: rampIn,
                                rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: name)
         } catch let error as TimeModelError where error.subject == nil {
             throw TimeModelError(error.kind, error.problem, section: name)
@@ -121,7 +124,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral:frames=blend`.
     public var description: String {
-        var text = "\(start)-\(end)x\(rate)"
+        var text = "\(start)-\(end)x\(reversed ? "-" : "")\(rate)"
         if rampIn == rampOut && rampIn != .zero {
             text += ":ramp=\(rampIn.exactDescription)"
         } else {

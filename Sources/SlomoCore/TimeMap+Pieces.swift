@@ -11,6 +11,8 @@ struct Piece {
 
     let range: TimeRange
     let k: Rational
+    /// True for a reversed section (played backwards at 1/`k`).
+    let reversed: Bool
     let rampIn: MediaTime
     let rampOut: MediaTime
     let ease: Ease?
@@ -25,6 +27,7 @@ struct Piece {
     init(gap range: TimeRange) {
         self.range = range
         k = Rational(1)
+        reversed = false
         rampIn = .zero
         rampOut = .zero
         ease = nil
@@ -37,6 +40,7 @@ struct Piece {
     init(_ section: Section, index: Int) {
         range = section.range
         k = section.rate.stretch
+        reversed = section.reversed
         rampIn = section.rampIn
         rampOut = section.rampOut
         ease = section.ease
@@ -48,8 +52,14 @@ struct Piece {
 
     /// The ramp where `left` ends and `right` starts (one of them may be `edge`): from the end
     /// of `left`'s ramp-out to the end of `right`'s ramp-in, from `left`'s 1/rate to `right`'s,
-    /// along the ease either names. Throws `.invalidValue` when both name different eases.
+    /// along the ease either names. Throws `.invalidValue` when both name different eases, or
+    /// when a ramp would lead into or out of a reversed section (through rate 0).
     static func ramp(between left: Piece, and right: Piece, at boundary: MediaTime) throws -> BoundaryRamp {
+        if left.reversed || right.reversed, left.rampOut != .zero || right.rampIn != .zero,
+           let name = (left.reversed ? left : right).name, let other = (left.reversed ? right : left).name {
+            throw TimeModelError(.invalidValue, "touches \(other), whose ramp would lead through rate 0 into it; "
+                                 + "remove that ramp or leave a gap between them", section: name)
+        }
         let leftEase = left.rampOut == .zero ? nil : left.ease
         let rightEase = right.rampIn == .zero ? nil : right.ease
         if let leftEase, let rightEase, leftEase != rightEase, let name = right.name {

@@ -5,7 +5,9 @@ extension TimeMap {
     /// `output.end`; for every source time `s ≥ s0`, `trimmed.outputTime(at: s) ==
     /// outputTime(at: s)` (exactly where this map is exact). Segments before `s0` are dropped;
     /// the one containing `s0` is cut there, keeping its rate, or its ramp's curve of 1/rate;
-    /// from inside a freeze, the rest of the hold comes first.
+    /// from inside a freeze, the rest of the hold comes first; from inside a reversed section,
+    /// what is left of it: the source before `s0`, backwards (the result's source then starts
+    /// at the section's start, and skips from `s0` to the section's end, already played).
     /// `sections` is unchanged, so segments' section indices stay valid. Returns `self` when
     /// `start ≤ output.start`; throws `.emptyRange` when `start` is at or past `output.end`,
     /// and `.overflow` when the cut segment is not representable exactly.
@@ -22,11 +24,15 @@ extension TimeMap {
             let hold = segments[atOutput]
             kept = [try Segment(holding: hold.source.start, outputStart: start, duration: hold.output.end - start, audio: audio)]
                 + segments[(atOutput + 1)...]
+        } else if segments[atOutput].isReversed {
+            // Inside a reversed section: the source before the cut, backwards, then the rest.
+            kept = Array(segments[atOutput...])
+            kept[0] = try kept[0].suffix(from: cut)
         } else {
             kept = Array(segments[segmentIndex(containingSource: cut)...])
             kept[0] = try kept[0].suffix(from: cut)
         }
-        return try TimeMap(source: TimeRange(start: cut, end: source.end), outputStart: kept[0].output.start,
+        return try TimeMap(source: TimeRange(start: kept[0].source.start, end: source.end), outputStart: kept[0].output.start,
                            sections: sections, freezes: freezes, segments: kept)
     }
 

@@ -10,11 +10,15 @@ extension TimeMap {
         case eased(from: Rate, to: Rate, ease: Ease)
         /// A freeze frame: no source time passes while the output does (`Freeze`).
         case hold(audio: Freeze.Audio)
+        /// One speed throughout, backwards: the segment's source end plays first, and output
+        /// duration = source duration / rate, exactly.
+        case reversed(Rate)
 
-        /// `"0.25"`, `"1→0.25"`, `"1→0.25 smooth"` or `"hold"`.
+        /// `"0.25"`, `"1→0.25"`, `"1→0.25 smooth"`, `"hold"` or `"-1"`.
         public var description: String {
             switch self {
             case .constant(let rate): return "\(rate)"
+            case .reversed(let rate): return Rate.text(rate, reversed: true)
             case .ramp(let from, let to): return "\(from)→\(to)"
             case .eased(let from, let to, let ease): return "\(from)→\(to) \(ease)"
             case .hold: return "hold"
@@ -64,6 +68,29 @@ extension TimeMap {
 
         /// True for a freeze frame.
         public var isHold: Bool { if case .hold = shape { true } else { false } }
+
+        /// True for a reversed section's segment.
+        public var isReversed: Bool { if case .reversed = shape { true } else { false } }
+
+        /// A segment that plays `source` backwards at `rate`: output time `outputStart` shows
+        /// `source.end` (just before it, as a picture on screen) and the end shows `source.start`.
+        /// Throws `.overflow` when its end does not fit.
+        init(reversing source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
+             audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
+            let duration = try source.duration.divided(by: rate.value)
+            _ = try outputStart.adding(duration)    // the end must fit too
+            guard let forward = Affine(through: source.end, outputStart, slope: Rational(-1) * rate.stretch),
+                  let inverse = Affine(through: outputStart, source.end, slope: Rational(-1) * rate.value) else {
+                throw TimeModelError(.overflow, "reversed segment \(source) is not representable exactly")
+            }
+            self.source = source
+            self.output = TimeRange(start: outputStart, duration: duration)
+            self.shape = .reversed(rate)
+            self.section = section
+            self.audio = audio
+            self.frames = frames
+            self.evaluator = .affine(forward: forward, inverse: inverse)
+        }
 
         /// A constant segment; throws `.overflow` when its end does not fit.
         init(source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
@@ -130,8 +157,13 @@ extension TimeMap {
 
         /// This segment from `cut` (inside its source range) to its end, for playback from
         /// there: the same rates, and output times equal to this segment's at every source
-        /// time after `cut`. Throws `.overflow` when that is not representable exactly.
+        /// time after `cut` (before it, for a reversed segment, which plays that part after). Throws `.overflow` when that is not representable exactly.
         func suffix(from cut: MediaTime) throws -> Segment {
+            if case .reversed(let rate) = shape {
+                // Backwards, what plays after the cut is the source before it.
+                return try Segment(reversing: TimeRange(start: source.start, end: cut), outputStart: outputTime(at: cut),
+                                   rate: rate, section: section, audio: audio, frames: frames)
+            }
             guard cut > source.start else { return self }
             let rest = TimeRange(start: cut, end: source.end)
             switch evaluator {
@@ -166,6 +198,10 @@ extension TimeMap {
                 return Segment(source: source, along: faster, from: try Rate(from.value * factor), to: try Rate(to.value * factor),
                                section: section, audio: audio, frames: frames)
             }
+            if case .reversed(let rate) = shape {
+                return try Segment(reversing: source, outputStart: try output.start.divided(by: factor),
+                                   rate: try Rate(rate.value * factor), section: section, audio: audio, frames: frames)
+            }
             if case .hold(let sound) = shape {
                 let start = try output.start.divided(by: factor)
                 return try Segment(holding: source.start, outputStart: start,
@@ -178,11 +214,11 @@ extension TimeMap {
         }
 
         /// 1/rate (output seconds per source second) at `sourceTime`, which should lie in `source`;
-        /// infinite in a hold.
+        /// infinite in a hold; 1/speed in a reversed segment.
         public func stretch(at sourceTime: MediaTime) -> Double {
             switch evaluator {
             case .hold: return .infinity
-            case .affine(let forward, _): return forward.slope.doubleValue
+            case .affine(let forward, _): return abs(forward.slope.doubleValue)
             case .ramp(let k0, let half):
                 return k0.doubleValue + 2 * half.doubleValue * (sourceTime.doubleSeconds - source.start.doubleSeconds)
             case .eased(let ramp): return ramp.stretch(at: sourceTime)

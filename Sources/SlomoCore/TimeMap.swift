@@ -1,11 +1,16 @@
-/// The monotonic map from source time to output time that a clip's sections define: video
-/// timestamps, audio samples, progress and plans all come from this one object.
+/// The map from source time to output time that a clip's sections define: video timestamps,
+/// audio samples, progress and plans all come from this one object.
 ///
 /// The map covers `source` (a clip's range of its file) and starts at `outputStart`. It is a
-/// list of `segments` that tile the source range without gaps: the sections (constant parts
-/// and ramps) and rate-1 stretches between them. It is continuous and strictly increasing,
-/// hence invertible: `outputTime(at:)` and `sourceTime(at:)`. Times outside `source` are
-/// extrapolated linearly at the rate of the map's edge (for DTS before zero and the like).
+/// list of `segments` that tile the source range and the output range in the same order
+/// without gaps: the sections (constant parts and ramps), rate-1 stretches between them and
+/// freeze frames. Within a segment it is continuous and strictly increasing, except in a
+/// reversed section's segment, where it strictly decreases (the section's end plays first) and
+/// which the map enters and leaves by a cut; at a freeze one source time plays for the whole
+/// hold. Output time to source time is therefore a function (`sourceTime(at:)`) and source
+/// time to output time too, a range at a hold (`outputTime(at:)`, `outputRange(at:)`).
+/// Times outside `source` are extrapolated linearly at the speed of the map's edge (for DTS
+/// before zero and the like).
 ///
 /// **Ramp shape.** Within a linear ramp (the default `Ease`), *1/rate* (output seconds per
 /// source second) is linear in source time: `1/r(s) = k0 + (k1 − k0)·x/L` for `x = s − start` over a ramp of source length
@@ -106,9 +111,11 @@ public struct TimeMap: Hashable, Sendable {
                     pendingHolds.removeFirst()
                 }
                 if ramp != nil, rampStarts[boundary] == nil { rampStarts[boundary] = out }
-                let segment = try Segment.make(source: range, outputStart: out, ramp: ramp,
-                                               rampOutputStart: rampStarts[boundary], constant: piece.k,
-                                               section: piece.section, audio: piece.audio, frames: piece.frames)
+                let segment = piece.reversed
+                    ? try Segment(reversing: range, outputStart: out, rate: try Rate(piece.k.reciprocal), section: piece.section,
+                                  audio: piece.audio, frames: piece.frames)
+                    : try Segment.make(source: range, outputStart: out, ramp: ramp, rampOutputStart: rampStarts[boundary],
+                                       constant: piece.k, section: piece.section, audio: piece.audio, frames: piece.frames)
                 segments.append(segment)
                 out = segment.output.end
             }
@@ -117,7 +124,8 @@ public struct TimeMap: Hashable, Sendable {
     }
 
     /// The map made of `segments`, which must be non-empty and tile `source` in order from output
-    /// time `outputStart` without gaps; `sections` is what their `section` indices refer to.
+    /// time `outputStart` without gaps (except after a reversed segment cut short for playback,
+    /// `trimmed(fromOutput:)`); `sections` is what their `section` indices refer to.
     /// Outside `source` the map extrapolates at the edge segments' rates. Throws `.overflow`
     /// when that extrapolation is not representable exactly.
     init(source: TimeRange, outputStart: MediaTime, sections: [Section], freezes: [Freeze] = [], segments: [Segment]) throws {
@@ -125,7 +133,8 @@ public struct TimeMap: Hashable, Sendable {
         assert(segments.first!.source.start == source.start && segments.last!.source.end == source.end
                && segments.first!.output.start == outputStart
                && zip(segments, segments.dropFirst()).allSatisfy {
-                   $0.source.end == $1.source.start && $0.output.end == $1.output.start
+                   ($0.source.end == $1.source.start || ($0.isReversed && $0.source.end < $1.source.start))
+                       && $0.output.end == $1.output.start
                }, "segments do not tile \(source) from output \(outputStart)")
         let out = segments.last!.output.end
         guard let firstK = segments.lazy.compactMap(\.shape.startStretch).first,
@@ -214,10 +223,11 @@ public struct TimeMap: Hashable, Sendable {
 }
 
 extension TimeMap.Shape {
-    /// 1/rate where the segment starts; nil for a hold (no source time passes).
+    /// 1/rate where the segment starts (1/speed in a reversed one); nil for a hold (no source
+    /// time passes).
     public var startStretch: Rational? {
         switch self {
-        case .constant(let rate): return rate.stretch
+        case .constant(let rate), .reversed(let rate): return rate.stretch
         case .ramp(let from, _), .eased(let from, _, _): return from.stretch
         case .hold: return nil
         }
@@ -226,7 +236,7 @@ extension TimeMap.Shape {
     /// 1/rate where the segment ends; nil for a hold.
     public var endStretch: Rational? {
         switch self {
-        case .constant(let rate): return rate.stretch
+        case .constant(let rate), .reversed(let rate): return rate.stretch
         case .ramp(_, let to), .eased(_, let to, _): return to.stretch
         case .hold: return nil
         }

@@ -100,17 +100,21 @@ struct ConstantFrameRateExport {
                 }
             }
         }
-        let decode = SourceFrameStage(clips: zip(map.entries, schedules).map { entry, schedule in
-            SourceFrameStage.Clip(path: entry.clip.source, range: entry.clip.range, schedule: schedule)
+        // Each clip's slots in passes that read their pictures one way (reversed sections backwards).
+        let passes = try zip(map.entries, schedules).map { entry, schedule in
+            try schedule.passes(sourceFrameRate: entry.clip.frameRate, defaultChoice: settings.frames)
+        }
+        let decode = SourceFrameStage(clips: zip(map.entries, passes).flatMap { entry, passes in
+            passes.map { SourceFrameStage.Clip(path: entry.clip.source, range: entry.clip.range, schedule: $0.schedule, reversed: $0.reversed) }
         }, output: sourceFrames, statistics: session.decodeStatistics, session: session, damage: damage)
         // Later clips fit the first one's frame, letterboxed (`fit` would change the frame size).
         let frame = OutputSettings.Size(width: picture.width, height: picture.height)
         let later: OutputSettings.Scaling = settings.size == nil || settings.scaling == .fit ? .aspect : settings.scaling
-        let render = SlotRenderer(clips: zip(files, schedules).enumerated().map { index, pair in
+        let render = SlotRenderer(clips: zip(files, passes).enumerated().flatMap { index, pair in
             let video = pair.0.videoStream!.video!
             let placed = index == 0 ? picture : OutputPicture(sourceWidth: video.width, sourceHeight: video.height,
                                                               sampleAspectRatio: video.sampleAspectRatio, size: frame, scaling: later)
-            return SlotRenderer.Clip(schedule: pair.1, video: video, picture: placed)
+            return pair.1.map { SlotRenderer.Clip(schedule: $0.schedule, video: video, picture: placed) }
         }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation,
                                   input: sourceFrames, output: rendered, warnings: warnings)
         let threads = encoder.map { encoder in [

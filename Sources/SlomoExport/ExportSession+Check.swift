@@ -6,7 +6,7 @@ extension ExportSession {
     /// Checks, without writing anything, what the export would refuse before it starts
     /// writing: the output path (its folder, an existing file without `overwrite`, the input
     /// itself), the video settings of a constant-frame-rate export, a passthrough of a trimmed
-    /// clip, and the rates each audio
+    /// clip or of a reversed section of long-GOP video, and the rates each audio
     /// track's algorithm must play. A dry run that passes this check describes an export that
     /// starts; `run` makes the same check first.
     public func check() throws {
@@ -20,6 +20,7 @@ extension ExportSession {
             if composition.clips.count == 1 {
                 let clip = composition.clips[0]
                 try PassthroughExport.checkUntrimmed(clip)
+                try ReversedPacketOrder.check(clip.source, map: try clip.timeMap())
                 if let video = try MediaFile(path: clip.source).videoStream, AudioOutputFormat(path: outputPath)?.isMovie != false {
                     try PassthroughExport.checkContainer(outputPath, holds: video)
                 }
@@ -57,6 +58,7 @@ extension ExportSession {
                 let rates: [Rate]
                 switch segment.shape {
                 case .constant(let rate): rates = rate == .normal ? [] : [rate]
+                case .reversed(let rate): rates = [rate]
                 case .ramp(let from, let to), .eased(let from, let to, _): rates = [from, to]
                 case .hold: rates = []
                 }

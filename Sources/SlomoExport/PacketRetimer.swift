@@ -32,6 +32,7 @@ struct PacketRetimer {
 
     /// Rewrites the packet's timestamps into `outputTimeBase`.
     mutating func retime(_ packet: Packet) throws {
+        if try retimeReversed(packet) { return }
         let input = packet.timeBase
         let pts = try packet.pts.map { try outputTicks($0, timeBase: input) }
         var dts = try packet.dts.map { try outputTicks($0, timeBase: input) }
@@ -53,5 +54,30 @@ struct PacketRetimer {
         packet.pts = pts
         packet.dts = dts
         packet.duration = duration
+    }
+
+    /// A picture of a reversed section (intra-only, so decoded when shown) is shown from where
+    /// its end maps to, for its duration over the section's speed: its own display, backwards.
+    /// False for a packet outside reversed sections.
+    private mutating func retimeReversed(_ packet: Packet) throws -> Bool {
+        let input = packet.timeBase
+        guard let pts = packet.pts else { return false }
+        let time = MediaTime(ticks: pts, timeBase: input) - origin
+        let segment = map.segments[map.segmentIndex(containingSource: time)]
+        guard segment.isReversed, segment.source.contains(time) else { return false }
+        let end = MediaTime(ticks: pts + packet.duration, timeBase: input) - origin
+        let shown = try segment.outputTime(at: end).ticks(in: outputTimeBase, rounding: .nearest)
+        let until = try segment.outputTime(at: time).ticks(in: outputTimeBase, rounding: .nearest)
+        var decoding = shown
+        if let lastDTS, decoding <= lastDTS {
+            decoding = lastDTS + 1
+            nudgedPackets += 1
+        }
+        lastDTS = decoding
+        packet.timeBase = outputTimeBase
+        packet.pts = max(shown, decoding)
+        packet.dts = decoding
+        packet.duration = until - shown
+        return true
     }
 }

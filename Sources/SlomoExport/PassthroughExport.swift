@@ -66,6 +66,8 @@ struct PassthroughExport {
         }
 
         var retimer = PacketRetimer(map: map, origin: origin, outputTimeBase: muxer.timeBase(ofStream: videoOut))
+        var order = ReversedPacketOrder(demuxer: videoReader, stream: video.index, map: map, origin: origin,
+                                        frameRate: clip.frameRate)
         let structure = StructureCheck(demuxer: videoReader, stream: video.index)
         let verification = session.settings.verify ? try VideoVerification(demuxer: videoReader, stream: video.index) : nil
         defer { verification?.cancel() }
@@ -75,7 +77,7 @@ struct PassthroughExport {
         // Each packet is checked before its timestamps are rewritten; what the checks found is
         // taken at the end of the video, before the file is finished.
         let packets = try writer.write(video: {
-            while let packet = try videoReader.read() {
+            while let packet = try order.next() {
                 guard packet.streamIndex == video.index else { continue }
                 structure.check(packet)
                 try verification?.submit(packet)

@@ -22,8 +22,9 @@ enum PassthroughTimeBase {
                 scale = lcm(current, segment.output.end.seconds.denominator).flatMap { $0 <= largestTimescale ? $0 : nil }
                 continue
             }
-            guard let current = scale, case .constant(let rate) = segment.shape else { scale = nil; break }
-            let sourceScale = lcm(current, segment.source.start.seconds.denominator)
+            guard let current = scale, let rate = segment.constantSpeed else { scale = nil; break }
+            // A reversed segment maps from its end.
+            let sourceScale = lcm(lcm(current, segment.source.start.seconds.denominator), segment.source.end.seconds.denominator)
             let stretched = sourceScale.flatMap { $0.multipliedReportingOverflow(by: rate.value.numerator) }
                 .flatMap { $0.overflow ? nil : $0.partialValue }
             scale = stretched.flatMap { lcm($0, segment.output.start.seconds.denominator) }
@@ -39,5 +40,15 @@ enum PassthroughTimeBase {
         guard let a else { return nil }
         let product = (a / Rational.gcd(a, b)).multipliedReportingOverflow(by: b)
         return product.overflow ? nil : product.partialValue
+    }
+}
+
+private extension TimeMap.Segment {
+    /// The one speed of a constant or reversed segment; nil for ramps and holds.
+    var constantSpeed: Rate? {
+        switch shape {
+        case .constant(let rate), .reversed(let rate): rate
+        case .ramp, .eased, .hold: nil
+        }
     }
 }

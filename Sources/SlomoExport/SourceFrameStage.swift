@@ -45,10 +45,14 @@ public final class DecodeStatistics: Sendable {
 /// slot is covered. The packets go in runs between keyframes to several decoders
 /// (`RunDecoders`), which hand the pictures on in order.
 struct SourceFrameStage {
+    /// A clip's pictures for some of its slots: forwards from where its slots start, or a
+    /// reversed section's backwards (`reversed`, its source range; `schedule` is then on the
+    /// mirrored map, see `ReversedSectionDecoder`).
     struct Clip {
         let path: String
         let range: TimeRange
         let schedule: SlotSchedule
+        var reversed: TimeRange? = nil
     }
 
     let clips: [Clip]
@@ -72,7 +76,13 @@ struct SourceFrameStage {
 
     func run() throws {
         for clip in clips {
-            try decode(clip)
+            if let section = clip.reversed {
+                let decoder = ReversedSectionDecoder(path: clip.path, section: section, schedule: clip.schedule, threads: threads,
+                                                     output: output, statistics: statistics)
+                if let found = try decoder.run() { try session.found(found, in: clip.path, keptIn: damage) }
+            } else {
+                try decode(clip)
+            }
             try output.push(.endOfClip)
         }
         output.finish()

@@ -40,6 +40,8 @@ public struct Timeline: Hashable, Sendable {
         public var ramp: Ramp?
         /// Set on a freeze frame (its `source` is the held time, empty): what is heard.
         public var hold: Freeze.Audio?
+        /// True when `source` plays backwards (a reversed section): its end at `output.start`.
+        public var reversed = false
         /// `output` with both edges on the nearest whole frame of the timeline's rate: where an
         /// editor places it.
         public var placed: TimeRange
@@ -54,7 +56,8 @@ public struct Timeline: Hashable, Sendable {
             placed = output
         }
 
-        /// Source seconds per output second: the time scalar editors call speed.
+        /// Source seconds per output second: the time scalar editors call speed (its size; a
+        /// reversed event's is negative in editors).
         /// Exact where the quotient fits in 64 bits (always for constant segments), otherwise
         /// to the nanosecond.
         public var rate: Rational { Self.rate(source, over: output) }
@@ -102,6 +105,11 @@ public struct Timeline: Hashable, Sendable {
                 case .constant:
                     events.append(Event(media: mediaIndex, clip: clipIndex, section: section,
                                         source: segment.source, output: segment.output))
+                case .reversed:
+                    var event = Event(media: mediaIndex, clip: clipIndex, section: section, source: segment.source,
+                                      output: segment.output)
+                    event.reversed = true
+                    events.append(event)
                 case .hold(let audio):
                     var event = Event(media: mediaIndex, clip: clipIndex, section: nil, source: segment.source,
                                       output: segment.output)

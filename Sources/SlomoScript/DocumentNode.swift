@@ -145,10 +145,11 @@ package struct DocumentNode {
     }
 
     /// A rate: a number, or a fraction as text; out-of-range rates throw the `Rate` errors.
-    package func rate() throws -> Rate {
-        let expected = "a rate (a number such as 0.25 or a fraction such as \"1/4\")"
+    /// A section's rate: a number or a fraction as text, negative to play backwards.
+    package func directedRate() throws -> (rate: Rate, reversed: Bool) {
+        let expected = "a rate (a number such as 0.25 or -1, or a fraction such as \"1/4\")"
         guard let value = Rational(decimal: try text(expected)) else { throw wrongType(expected) }
-        return try TimeModelError.located(path) { try Rate(value) }
+        return try TimeModelError.located(path) { try Rate.directed(value) }
     }
 
     /// A positive frame rate: a number (`29.97` is 30000/1001), or a fraction as text (`"30000/1001"`).

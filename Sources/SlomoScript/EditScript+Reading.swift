@@ -74,8 +74,8 @@ extension EditScript {
         }
         let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "ease", "audio", "frames"],
                                     required: ["start", "end", "rate"])
-        var spec = SectionSpec(start: try keys["start"]!.position(), end: try keys["end"]!.position(),
-                               rate: try keys["rate"]!.rate())
+        let (rate, reversed) = try keys["rate"]!.directedRate()
+        var spec = SectionSpec(start: try keys["start"]!.position(), end: try keys["end"]!.position(), rate: rate, reversed: reversed)
         if let ramp = keys["ramp"] {
             if keys["ramp-in"] != nil || keys["ramp-out"] != nil {
                 throw TimeModelError(.invalidValue, "give either ramp or ramp-in/ramp-out", subject: ramp.path)

@@ -116,12 +116,12 @@ import Testing
     }
 
     @Test(arguments: [
-        (["2-4x0"], "section '2-4x0': rate 0 must be greater than 0"),
+        (["2-4x0"], "section '2-4x0': rate 0 would stop time; hold a frame with a freeze (--freeze T:D) instead"),
         (["4-2x0.5"], "section '4-2x0.5': start 4 s must be before end 2 s"),
         (["2-4x64"], "section '2-4x64': rate 64 is outside the allowed 1/32 … 32"),
         (["2-4x0.5", "3-5x2"], "section '3-5x2': overlaps section '2-4x0.5'"),
         (["8-12x2"], "section '8-12x2': ends at 12 s, past the clip's end at 10 s (the clip lasts 10 s)"),
-        (["2-4xfast"], "section '2-4xfast': rate 'fast': expected a rate such as 0.25 or 1/4"),
+        (["2-4xfast"], "section '2-4xfast': rate 'fast': expected a rate such as 0.25, 1/4 or -1 (backwards)"),
         (["2-4x0.5:ramp=1.5"], "section '2-4x0.5:ramp=1.5': ramps of 1.5 s + 1.5 s are longer than the section's 2 s"),
     ])
     func badSectionsAreUsageErrorsNamingTheSection(sections: [String], message: String) throws {

@@ -48,11 +48,14 @@ import Testing
     @Test(arguments: [
         ("4-2x0.5", TimeModelError.Kind.emptyRange, "section '4-2x0.5': start 4 s must be before end 2 s"),
         ("2-2x0.5", .emptyRange, "section '2-2x0.5': start 2 s must be before end 2 s"),
-        ("2-4x0", .nonPositiveRate, "section '2-4x0': rate 0 must be greater than 0"),
-        ("2-4x-1", .nonPositiveRate, "section '2-4x-1': rate -1 must be greater than 0"),
+        ("2-4x0", .nonPositiveRate, "section '2-4x0': rate 0 would stop time; hold a frame with a freeze (--freeze T:D) instead"),
+        ("2-4x-0", .nonPositiveRate, "section '2-4x-0': rate 0 would stop time; hold a frame with a freeze (--freeze T:D) instead"),
+        ("2-4x-1:ramp=0.3", .invalidValue, "section '2-4x-1:ramp=0.3': a reversed section cannot ramp (its rate would pass "
+            + "through 0): remove :ramp and :ease; the cut to it is instant"),
+        ("2-4x-64", .rateOutOfRange, "section '2-4x-64': rate 64 is outside the allowed 1/32 … 32"),
         ("2-4x64", .rateOutOfRange, "section '2-4x64': rate 64 is outside the allowed 1/32 … 32"),
         ("2-4x1/64", .rateOutOfRange, "section '2-4x1/64': rate 0.015625 is outside the allowed 1/32 … 32"),
-        ("2-4xfast", .unparseable, "section '2-4xfast': rate 'fast': expected a rate such as 0.25 or 1/4"),
+        ("2-4xfast", .unparseable, "section '2-4xfast': rate 'fast': expected a rate such as 0.25, 1/4 or -1 (backwards)"),
         ("two-4x1", .unparseable,
          "section 'two-4x1': 'two': expected seconds (2.5, 1.5s, 1500ms, 2m), a timecode (00:00:02.500) or a frame (f480)"),
         ("2-4", .unparseable, "section '2-4': expected START-ENDxRATE, such as 2-4x0.25"),

@@ -170,6 +170,8 @@ import Testing
                 #expect(faster.shape == .ramp(from: try Rate(from.value * rate.value), to: try Rate(to.value * rate.value)))
             case .eased(let from, let to, let ease):
                 #expect(faster.shape == .eased(from: try Rate(from.value * rate.value), to: try Rate(to.value * rate.value), ease: ease))
+            case .reversed(let r):
+                #expect(faster.shape == .reversed(try Rate(r.value * rate.value)))
             case .hold:
                 #expect(faster.shape == original.shape)
             }
