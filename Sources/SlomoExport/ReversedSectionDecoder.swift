@@ -16,6 +16,8 @@ struct ReversedSectionDecoder {
     let path: String
     /// The section's source range, in clip time.
     let section: TimeRange
+    /// Where the clip starts: no picture before it is read.
+    let clipStart: MediaTime
     /// The slots of the section, on the mirrored map.
     let schedule: SlotSchedule
     let threads: Int
@@ -95,8 +97,10 @@ struct ReversedSectionDecoder {
                 statistics.count(used: 1)
                 try output.push(.frame(item.frame, time: item.time))
             }
-            let done = first.time <= section.start || schedule.isPastLastSlot(mirror - times[1])
-            if done || end <= section.start { break }
+            // Done once the picture before the section's start is in (the mirrored clip's last
+            // neighbour), the clip has no earlier picture, or no slot needs more.
+            let done = first.time < section.start || first.time <= clipStart || schedule.isPastLastSlot(mirror - times[1])
+            if done { break }
             later = Array(times.prefix(2))
             end = first.time
         }

@@ -30,8 +30,13 @@ extension SlotSchedule {
             let first = try slot(segment.output.start), end = try slot(segment.output.end)
             addForward(until: first)
             if first < end {
+                // The mirrored map goes a frame past the section, so that its last slots blend or
+                // interpolate towards the picture before the section's start, as forward ones
+                // do towards the picture after a section's end.
+                let frame = MediaTime(seconds: sourceFrameRate?.reciprocal ?? Rational(1, 10))
                 let mirrored = try TimeMap(sections: [try Section(range: segment.source, rate: rate, frames: segment.frames)],
-                                           source: segment.source, outputStart: segment.output.start)
+                                           source: TimeRange(start: segment.source.start, end: try segment.source.end.adding(frame)),
+                                           outputStart: segment.output.start)
                 var run = try SlotSchedule(map: mirrored, frameRate: frameRate, sourceFrameRate: sourceFrameRate, frameTimes: nil,
                                            defaultChoice: defaultChoice)
                 run.restrict(to: first ..< end)

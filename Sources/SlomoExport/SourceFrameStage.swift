@@ -77,7 +77,8 @@ struct SourceFrameStage {
     func run() throws {
         for clip in clips {
             if let section = clip.reversed {
-                let decoder = ReversedSectionDecoder(path: clip.path, section: section, schedule: clip.schedule, threads: threads,
+                let decoder = ReversedSectionDecoder(path: clip.path, section: section, clipStart: clip.range.start, schedule: clip.schedule,
+                                                     threads: threads,
                                                      output: output, statistics: statistics)
                 if let found = try decoder.run() { try session.found(found, in: clip.path, keptIn: damage) }
             } else {

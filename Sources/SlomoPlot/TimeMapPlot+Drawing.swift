@@ -56,6 +56,12 @@ extension TimeMapPlot {
             let at = time(clip: segment.clip, source: segment.sourceStart.doubleSeconds)
             return [(at, segment.outputStart.doubleSeconds, .nan), (at, segment.outputEnd.doubleSeconds, .nan)]
         }
+        if segment.reversed == true {
+            // Backwards: the section's end plays first, output time falls as source time rises.
+            let speed = abs(segment.rate)
+            return [(time(clip: segment.clip, source: segment.sourceStart.doubleSeconds), segment.outputEnd.doubleSeconds, speed),
+                    (time(clip: segment.clip, source: segment.sourceEnd.doubleSeconds), segment.outputStart.doubleSeconds, speed)]
+        }
         if let curve = segment.curve {
             return curve.map { (time(clip: segment.clip, source: $0.source), $0.output, $0.rate) }
         }
@@ -69,8 +75,21 @@ extension TimeMapPlot {
         }
     }
 
+    /// The curve's pieces: a reversed segment is entered and left by cuts, so it stands alone.
+    var curveRuns: [[(time: Double, output: Double, rate: Double)]] {
+        var runs: [[(time: Double, output: Double, rate: Double)]] = []
+        var previousReversed = true
+        for segment in plan.segments {
+            let reversed = segment.reversed == true
+            if reversed || previousReversed { runs.append([]) }
+            runs[runs.count - 1] += samples(segment)
+            previousReversed = reversed
+        }
+        return runs
+    }
+
     private func drawCurves(on canvas: Canvas, _ layout: Layout, _ metrics: PlotMetrics) {
-        let points = plan.segments.flatMap(samples)
+        let runs = curveRuns
         let (lower, upper) = timeRange
         let dash = [7 * metrics.scale, 5 * metrics.scale]
         canvas.clipped(to: layout.mapPanel) {
@@ -78,14 +97,18 @@ extension TimeMapPlot {
             canvas.stroke([Point(x: layout.time.pixel(lower), y: layout.output.pixel(start)),
                            Point(x: layout.time.pixel(upper), y: layout.output.pixel(start + upper - lower))],
                           .mutedInk, width: metrics.lineWidth, dash: dash)
-            canvas.stroke(points.map { Point(x: layout.time.pixel($0.time), y: layout.output.pixel($0.output)) },
-                          .ink, width: metrics.curveWidth)
+            for points in runs {
+                canvas.stroke(points.map { Point(x: layout.time.pixel($0.time), y: layout.output.pixel($0.output)) },
+                              .ink, width: metrics.curveWidth)
+            }
         }
         canvas.clipped(to: layout.ratePanel) {
             canvas.stroke([Point(x: layout.ratePanel.x, y: layout.rate.pixel(1)), Point(x: layout.ratePanel.maxX, y: layout.rate.pixel(1))],
                           .mutedInk, width: metrics.lineWidth, dash: dash)
-            canvas.stroke(points.filter { !$0.rate.isNaN }.map { Point(x: layout.time.pixel($0.time), y: layout.rate.pixel($0.rate)) },
-                          .ink, width: metrics.curveWidth)
+            for points in runs {
+                canvas.stroke(points.filter { !$0.rate.isNaN }.map { Point(x: layout.time.pixel($0.time), y: layout.rate.pixel($0.rate)) },
+                              .ink, width: metrics.curveWidth)
+            }
         }
     }
 
@@ -155,6 +178,9 @@ extension TimeMapPlot {
         if count > Self.legendSections { legend.add(.fill(.grid, nil), "and \(count - Self.legendSections) more sections") }
         if plan.segments.contains(where: { $0.hold != nil }) {
             legend.add(.line(.ink, dash: [2, 2]), "freeze frame: the picture holds while output time rises")
+        }
+        if plan.segments.contains(where: { $0.reversed == true }) {
+            legend.add(.line(.ink, dash: []), "reversed: output time falls as source time rises (rate below: its speed)")
         }
         return legend
     }

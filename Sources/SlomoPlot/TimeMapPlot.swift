@@ -4,7 +4,8 @@ import SlomoCore
 /// above, the rate (logarithmic) below, on one time axis. Each section's source range is
 /// shaded in its own colour in both panels, its ramps in a lighter shade of it; the effective
 /// frame rate is written over each segment of the rate curve; a dashed line shows rate 1.
-/// A freeze frame rises straight up in output time at its source time, labelled with its length.
+/// A freeze frame rises straight up in output time at its source time, labelled with its length;
+/// a reversed section falls from its output end to its start, cut off from its neighbours.
 /// A composition of several clips is drawn on its edit timeline, the clips end to end.
 ///
 /// Make the plan of a `CompositionMap` with `Plan(map)`; draw it with `write(to:)`.
@@ -45,7 +46,7 @@ public struct TimeMapPlot: Sendable {
         let mapHeight = ((area.height - panelGap) * 0.68).rounded()
         let mapPanel = Rect(x: area.x, y: area.y, width: area.width, height: mapHeight)
         let ratePanel = Rect(x0: area.x, y0: mapPanel.maxY + panelGap, x1: area.maxX, y1: area.maxY)
-        let rates: [Double] = plan.segments.filter { $0.hold == nil }.flatMap { [$0.rate, $0.rampFrom ?? 1, $0.rampTo ?? 1] } + [1]
+        let rates: [Double] = plan.segments.filter { $0.hold == nil }.flatMap { [abs($0.rate), $0.rampFrom ?? 1, $0.rampTo ?? 1] } + [1]
         let spacing = metrics.tickSpacing
         return Layout(
             mapPanel: mapPanel, ratePanel: ratePanel,
