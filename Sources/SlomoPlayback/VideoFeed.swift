@@ -16,8 +16,8 @@ struct Picture: @unchecked Sendable {
 }
 
 /// The thread that decodes the item's pictures from a start time on, in output order, a few
-/// ahead of the screen. The first picture is the one showing at the start time (the last one
-/// at or before it). When the presenter falls behind, the decoder skips pictures no other
+/// ahead of the screen: forwards, and a reversed section's GOP by GOP from its end
+/// (`BackwardPictureReader`). The first picture is the one showing at the start time. When the presenter falls behind, the decoder skips pictures no other
 /// picture references, so a 240 fps source decodes what a 60 Hz screen can show.
 final class VideoFeed: Sendable {
     private struct State {
@@ -107,17 +107,23 @@ final class VideoFeed: Sendable {
     private func decode(_ item: PlayerItem, from start: MediaTime) throws {
         let first = item.map.source(atOutput: start).clip
         for index in first..<item.map.entries.count {
-            let entry = item.map.entries[index]
-            let from = index == first ? max(entry.map.sourceTime(at: start), entry.clip.range.start) : entry.clip.range.start
-            try decodeClip(index, of: item, from: from)
+            for run in item.map.entries[index].map.runs where run.output.end > start {
+                if run.reversed {
+                    try decodeBackwards(run, clip: index, of: item, from: start)
+                } else {
+                    try decodeForwards(run, clip: index, of: item, from: start)
+                }
+            }
         }
     }
 
-    /// Decodes clip `index` from source time `from` (the picture showing there first) to its end.
-    private func decodeClip(_ index: Int, of item: PlayerItem, from: MediaTime) throws {
+    /// Decodes a forward run of clip `index` from output time `start` (the picture showing
+    /// there first) to its end.
+    private func decodeForwards(_ run: TimeMap.Run, clip index: Int, of item: PlayerItem, from start: MediaTime) throws {
         let entry = item.map.entries[index]
         let file = item.files[index]
         guard let video = file.videoStream else { return }
+        let from = run.output.contains(start) ? max(entry.map.sourceTime(at: start), run.source.start) : run.source.start
         let demuxer = try Demuxer(path: file.path)
         demuxer.select(streams: [video.index])
         let origin = file.clipOrigin
@@ -127,7 +133,8 @@ final class VideoFeed: Sendable {
         func take(_ frame: Frame) throws -> Bool {
             guard let pts = frame.presentationTime else { return true }
             let time = pts - origin
-            if time >= entry.clip.range.end { return false }
+            // A run that ends with a freeze holds the picture at its end.
+            if time > run.source.end || (time == run.source.end && !run.endsWithHold) { return false }
             let picture = Picture(frame: frame, itemTime: entry.map.outputTime(at: max(time, entry.clip.range.start)),
                                   sourceTime: time, clip: index)
             if time <= from {
@@ -151,5 +158,24 @@ final class VideoFeed: Sendable {
         try decoder.sendEndOfStream()
         while let frame = try decoder.receive() { if !(try take(frame)) { break } }
         if let first = held.take() { try push(first) }
+    }
+
+    /// Decodes a reversed run of clip `index` GOP by GOP from its end (or from output time
+    /// `start` inside it): each picture plays from where the end of its display maps to.
+    private func decodeBackwards(_ run: TimeMap.Run, clip index: Int, of item: PlayerItem, from start: MediaTime) throws {
+        let entry = item.map.entries[index]
+        let file = item.files[index]
+        guard let video = file.videoStream else { return }
+        let segment = entry.map.segments[entry.map.segmentIndex(containingOutput: run.output.start)]
+        let from = run.output.contains(start) ? entry.map.sourceTime(at: start) : run.source.end
+        let reader = try BackwardPictureReader(demuxer: try Demuxer(path: file.path), stream: video.index, threads: 2)
+        try reader.read(before: from, through: run.source.start, floor: entry.clip.range.start) { gop in
+            for picture in gop where picture.end > run.source.start {
+                try push(Picture(frame: picture.frame, itemTime: max(segment.outputTime(at: picture.end), run.output.start),
+                                 sourceTime: picture.time, clip: index))
+            }
+            if let found = reader.damage { damage.report(found, in: file.path) }
+            return true
+        }
     }
 }
