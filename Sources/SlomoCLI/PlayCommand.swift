@@ -23,6 +23,7 @@ struct PlayCommand: ParsableCommand {
               slomo play match.mov
               slomo play match.mov --section 2-4x0.25 --audio time-domain
               slomo play edit.yaml --rate 0.5 --start 12.5 --loop
+              slomo play match.mov --rate -1 --start 8
               slomo play phone-clip.mov --phone --no-video
 
             \(ExitStatus.help)
@@ -30,7 +31,9 @@ struct PlayCommand: ParsableCommand {
 
     @OptionGroup var source: EditInputOptions
 
-    @Option(help: ArgumentHelp("Playback rate on top of the sections: 0.5 = half speed, 2 = twice as fast.",
+    @Option(parsing: .unconditional,    // `--rate -1` reads -1 as the value
+            help: ArgumentHelp("Playback rate on top of the sections: 0.5 = half speed, 2 = twice as fast, -1 backwards "
+                               + "(from --start, else from the end; the r key turns round while playing).",
                                valueName: "rate"))
     var rate: String = "1"
 
@@ -64,7 +67,7 @@ struct PlayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let playRate = try optionValue { try Rate(parsing: rate) }
+        let (playRate, backwards) = try optionValue { try Rate.parsingDirected(rate) }
         let algorithm = try audioOptions.algorithm()
         let engine = try audioOptions.engine()
         let edit = try source.edit()
@@ -78,8 +81,11 @@ struct PlayCommand: ParsableCommand {
         options.spectralEngine = engine
         options.presentationLog = presentationLog
         options.title = "slomo — \((source.input as NSString).lastPathComponent)"
+        options.reversed = backwards
         if let start {
             options.start = try optionValue { try MediaTime(parsing: start, frameRate: item.composition.clips.first?.frameRate) }
+        } else if backwards {
+            options.start = item.duration
         }
         let player = Player(item: item, rate: playRate, audioAlgorithm: algorithm, options: options) { event in
             if case .notice(let text) = event { FileHandle.standardError.write(Data("slomo play: \(text)\n".utf8)) }

@@ -32,7 +32,7 @@ extension TimeMap {
             kept = Array(segments[segmentIndex(containingSource: cut)...])
             kept[0] = try kept[0].suffix(from: cut)
         }
-        return try TimeMap(source: TimeRange(start: kept[0].source.start, end: source.end), outputStart: kept[0].output.start,
+        return try TimeMap(source: TimeRange(start: kept[0].source.start, end: kept.last!.source.end), outputStart: kept[0].output.start,
                            sections: sections, freezes: freezes, segments: kept)
     }
 

@@ -4,9 +4,17 @@ import SlomoAudio
 import SlomoCore
 
 /// One run of a player: the devices, the feeds and the refresh loop, on the playing thread.
+///
+/// Playing backwards plays the item's reversal (`Composition.reversed`) forwards: `item` is
+/// then that, and every time the player says or is told (status, seeks, the presentation
+/// log) is the forward item's, `duration − t`.
 struct PlaybackSession {
     let player: Player
-    let item: PlayerItem
+    /// What plays now: the player's item, or its reversal when playing backwards.
+    var item: PlayerItem
+    /// The player's item played backwards, once asked for, and the original clip of each of its clips.
+    var backward: (item: PlayerItem, originalClips: [Int])?
+    var reversed = false
     var window: VideoWindow?
     var audio: AudioDevice?
     var audioFeed: AudioFeed?
@@ -42,7 +50,12 @@ struct PlaybackSession {
         rate = control.rate
         algorithm = control.algorithm
         paused = control.paused
-        let startTime = min(max(options.start, .zero), item.duration)
+        if control.reversed {
+            backward = try Self.reversal(of: item)
+            item = backward!.item
+            reversed = true
+        }
+        let startTime = Self.itemTime(min(max(options.start, .zero), item.duration), in: item, reversed: reversed)
         clock = MonotonicClock(time: startTime.doubleSeconds, rate: rate.value.doubleValue)
         if options.video, let video = item.video {
             window = try VideoWindow(video: video, title: options.title, fullscreen: options.fullscreen)
@@ -76,6 +89,20 @@ struct PlaybackSession {
                                          refreshRate: window?.refreshRate, rate: rate.value.doubleValue,
                                          algorithm: algorithm.rawValue))
     }
+
+    /// `item` played backwards: its composition's reversal.
+    static func reversal(of item: PlayerItem) throws -> (item: PlayerItem, originalClips: [Int]) {
+        let reversal = try item.composition.reversed()
+        return (try PlayerItem(reversal.composition), reversal.originalClips)
+    }
+
+    /// The time of `item` that plays at `time` of the forward item (and back: the mirror is its own inverse).
+    static func itemTime(_ time: MediaTime, in item: PlayerItem, reversed: Bool) -> MediaTime {
+        reversed ? item.duration - time : time
+    }
+
+    /// `time` of `item` as a time of the forward item.
+    func forwardTime(_ time: Double) -> Double { reversed ? item.duration.doubleSeconds - time : time }
 
     var settings: AudioFeed.Settings {
         AudioFeed.Settings(rate: rate, algorithm: algorithm, spectralEngine: player.options.spectralEngine)
@@ -166,8 +193,9 @@ struct PlaybackSession {
         current = picture
         if clipChanged { sizeVideoFeed() }
         let heard = audio?.ring.now()
-        log?.write(PresentationLog.Shown(clip: picture.clip, sourceTime: picture.sourceTime.doubleSeconds,
-                                         outputTime: picture.itemTime.doubleSeconds,
+        log?.write(PresentationLog.Shown(clip: backward.map { reversed ? $0.originalClips[picture.clip] : picture.clip } ?? picture.clip,
+                                         sourceTime: picture.sourceTime.doubleSeconds,
+                                         outputTime: forwardTime(picture.itemTime.doubleSeconds),
                                          wallTime: seconds(since: start), audioFrame: heard?.deviceFrame,
                                          rate: rate.value.doubleValue, dropped: statistics.dropped,
                                          skipped: statistics.skipped))
@@ -221,9 +249,10 @@ struct PlaybackSession {
             nextObservation = 0
         }
         for command in control.commands { try perform(command) }
-        if let target = control.seekTarget { seek(to: target) }
+        if let target = control.seekTarget { seek(to: Self.itemTime(target, in: item, reversed: reversed)) }
         if control.stepCount != 0 { try step(control.stepCount) }
         if control.settingsChanged { change(rate: control.rate, algorithm: control.algorithm) }
+        if control.reversed != reversed { try play(reversed: control.reversed) }
         if control.paused != paused { setPaused(control.paused) }
     }
 
@@ -235,7 +264,8 @@ struct PlaybackSession {
             change(rate: (try? Rate(Rational(Int64(value * 1000), 1000))) ?? rate, algorithm: algorithm)
         case .resetRate: change(rate: .normal, algorithm: algorithm)
         case .step(let count): player.update { $0.paused = true }; setPaused(true); try step(count)
-        case .seek(let offset): seek(to: MediaTime.seconds(now() + offset))
+        case .seek(let offset): seek(to: Self.itemTime(MediaTime.seconds(forwardTime(now()) + offset), in: item, reversed: reversed))
+        case .toggleDirection: player.update { $0.reversed.toggle() }
         case .nextAlgorithm:
             let all = TimePitchAlgorithm.allCases
             change(rate: rate, algorithm: all[(all.firstIndex(of: algorithm)! + 1) % all.count])
@@ -278,6 +308,22 @@ struct PlaybackSession {
         player.update { $0.paused = value }
     }
 
+    /// Plays on from where the player is, backwards or forwards again: the other item, from the
+    /// mirrored time.
+    private mutating func play(reversed backwards: Bool) throws {
+        let forward = forwardTime(now())
+        if backwards, backward == nil { backward = try Self.reversal(of: player.item) }
+        reversed = backwards
+        item = backwards ? backward!.item : player.item
+        let target = Self.itemTime(MediaTime.seconds(forward), in: item, reversed: reversed)
+        audioFeed?.stop()
+        audioFeed = nil
+        seek(to: target)
+        if let audio { audioFeed = AudioFeed(item: item, ring: audio.ring, start: target, settings: settings, damage: damage) }
+        log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: forward,
+                                              rate: (backwards ? -1 : 1) * rate.value.doubleValue, algorithm: algorithm.rawValue))
+    }
+
     /// Restarts both feeds at `target` and shows the picture there at once.
     private mutating func seek(to target: MediaTime) {
         let time = min(max(target, .zero), item.duration)
@@ -313,12 +359,15 @@ struct PlaybackSession {
         }
     }
 
-    private func publish(at time: Double) {
+    private func publish(at itemTime: Double) {
+        let time = forwardTime(itemTime)
+        let item = player.item
         let (clip, source) = item.map.source(atOutput: MediaTime.seconds(time))
         let entry = item.map.entries[clip]
         let segment = entry.map.segments[entry.map.segmentIndex(containingSource: source)]
         let fps = entry.clip.frameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0).doubleValue * rate.value.doubleValue }
-        let status = PlayerStatus(time: time, clip: clip, sourceTime: source.doubleSeconds, rate: rate.value.doubleValue,
+        let status = PlayerStatus(time: time, clip: clip, sourceTime: source.doubleSeconds,
+                                  rate: (reversed ? -1 : 1) * rate.value.doubleValue,
                                   effectiveFrameRate: fps, algorithm: algorithm.rawValue, paused: paused,
                                   statistics: statistics)
         player.update { $0.status = status }

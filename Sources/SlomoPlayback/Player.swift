@@ -11,8 +11,8 @@ import SlomoCore
 /// a monotonic clock drives the pictures.
 ///
 /// `run()` plays on the calling thread (SDL wants its window on the main thread) until the
-/// item ends or `quit`; `play()`, `pause()`, `seek(to:)`, `step(frames:)`, `setRate(_:)` and
-/// `setAudioAlgorithm(_:)` may be called from any thread (an observer, another task) and take
+/// item ends or `quit`; `play()`, `pause()`, `seek(to:)`, `step(frames:)`, `setRate(_:)`,
+/// `setReversed(_:)` and `setAudioAlgorithm(_:)` may be called from any thread (an observer, another task) and take
 /// effect at the next refresh.
 public final class Player: Sendable {
     /// How the player runs.
@@ -26,6 +26,9 @@ public final class Player: Sendable {
         public var loop = false
         /// Where playing starts, in output time.
         public var start: MediaTime = .zero
+        /// Play backwards from `start` (AVPlayer's negative rate): the composition's output
+        /// timeline mirrored (`Composition.reversed`), pictures and sound backwards.
+        public var reversed = false
         /// Start paused (the first picture shows).
         public var startsPaused = false
         /// `--presentation-log`: JSON lines of every picture shown (see `PresentationLog`).
@@ -60,6 +63,7 @@ public final class Player: Sendable {
         var rate: Rate
         var algorithm: TimePitchAlgorithm
         var paused: Bool
+        var reversed: Bool
         var settingsChanged = false
         var quit = false
         var status: PlayerStatus?
@@ -81,7 +85,7 @@ public final class Player: Sendable {
         self.options = options
         self.observerInterval = observerInterval
         self.events = events
-        control = Mutex(Control(rate: rate, algorithm: audioAlgorithm, paused: options.startsPaused))
+        control = Mutex(Control(rate: rate, algorithm: audioAlgorithm, paused: options.startsPaused, reversed: options.reversed))
     }
 
     // MARK: Control, from any thread
@@ -101,13 +105,16 @@ public final class Player: Sendable {
     public func setAudioAlgorithm(_ algorithm: TimePitchAlgorithm) {
         control.withLock { $0.algorithm = algorithm; $0.settingsChanged = true }
     }
+    /// Plays backwards (true) or forwards from where the player is.
+    public func setReversed(_ reversed: Bool) { control.withLock { $0.reversed = reversed } }
     /// Does what a key asks.
     public func perform(_ command: PlayerCommand) { control.withLock { $0.commands.append(command) } }
     /// Stops playing: `run()` returns.
     public func quit() { control.withLock { $0.quit = true } }
 
-    /// The player's rate and algorithm now.
+    /// The player's rate and algorithm now, and whether it plays backwards.
     public var rate: Rate { control.withLock { $0.rate } }
+    public var isReversed: Bool { control.withLock { $0.reversed } }
     public var audioAlgorithm: TimePitchAlgorithm { control.withLock { $0.algorithm } }
     /// The last status the playing thread published.
     public var status: PlayerStatus? { control.withLock { $0.status } }

@@ -12,6 +12,8 @@ public enum PlayerCommand: Sendable, Equatable {
     case step(Int)
     /// ← →: seek by seconds of output time.
     case seek(by: Double)
+    /// `r`: play backwards, or forwards again (mpv's `play-dir`, on a key).
+    case toggleDirection
     /// `a`: the next audio algorithm.
     case nextAlgorithm
     /// `f`: fullscreen on or off.
@@ -23,7 +25,7 @@ public enum PlayerCommand: Sendable, Equatable {
     public static let keyHelp: [(key: String, action: String)] = [
         ("space", "pause / play"), ("[ ]", "rate −/+ 10 %"), ("{ }", "halve / double the rate"),
         ("backspace", "rate back to 1"), (", .", "one frame back / forward (paused)"), ("← →", "seek 5 s"),
-        ("a", "next audio algorithm"), ("f", "fullscreen"), ("q, Esc", "quit"),
+        ("r", "play backwards / forwards"), ("a", "next audio algorithm"), ("f", "fullscreen"), ("q, Esc", "quit"),
     ]
 
     /// The command of an SDL key or text event, if any.
@@ -57,6 +59,7 @@ public enum PlayerCommand: Sendable, Equatable {
         case "}": return .multiplyRate(2)
         case ",": return .step(-1)
         case ".": return .step(1)
+        case "r", "R": return .toggleDirection
         case "a", "A": return .nextAlgorithm
         case "f", "F": return .toggleFullscreen
         case "q", "Q": return .quit

@@ -16,7 +16,14 @@ public struct PlayerItem: Sendable {
     public init(_ composition: Composition) throws {
         self.composition = composition
         map = try CompositionMap(composition)
-        files = try composition.clips.map { try MediaFile(path: $0.source) }
+        // Each file once: a composition played backwards has a clip for every stretch of its files.
+        var opened: [String: MediaFile] = [:]
+        files = try composition.clips.map { clip in
+            if let file = opened[clip.source] { return file }
+            let file = try MediaFile(path: clip.source)
+            opened[clip.source] = file
+            return file
+        }
     }
 
     /// A whole file played as it is.

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoCore
 import Testing
 import SlomoTestSupport
 
@@ -57,6 +58,52 @@ struct PlaybackSyncTests {
             #expect(abs(picture.outputTime - (2 + 4 * (picture.sourceTime - 2))) < 0.001,
                     "source \(picture.sourceTime) s shown at output \(picture.outputTime) s")
         }
+    }
+
+    /// A reversed section plays its pictures backwards, each when the map shows it (source s
+    /// from 4 + (6 − s − 1/240) s of output), and its sound with them: played backwards, a flash
+    /// (8 frames) appears 1/30 − 1/100 s before its 10 ms beep starts (their ends lead).
+    @Test func reversedSectionOfAComposition() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-reverse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try PlaybackProbe([try Fixture.longFlashAndBeep.path, "--section", "4-6x-1", "--start", "3"], folder: folder)
+        let section = probe.shown.filter { $0.outputTime >= 4 && $0.outputTime < 6 }
+        let placement = section.map { abs($0.outputTime - (10 - $0.sourceTime - 1.0 / 240)) }.max() ?? .infinity
+        let errors = probe.syncErrors(flashes: [3.5, 4.5, 5.5, 6.5, 7.5], length: 1.0 / 30)
+        let lead = 1.0 / 30 - 0.01
+        let offsets = errors.map { (4...6).contains($0.flash) ? $0.error + lead : $0.error }
+        print("play --section 4-6x-1: \(section.count) pictures of the section, placed within \(String(format: "%.3f", placement * 1000)) ms; "
+              + "picture − beep (ms, reversed flashes less their \(String(format: "%.1f", lead * 1000)) ms lead) "
+              + offsets.map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))
+        #expect(section.count >= 100, "about one picture a 60 Hz refresh")
+        #expect(zip(section, section.dropFirst()).allSatisfy { $0.sourceTime > $1.sourceTime }, "backwards, picture after picture")
+        #expect(placement < 0.001)
+        #expect(errors.count == 5)
+        #expect(offsets.allSatisfy { abs($0) <= Self.bar(probe) })
+    }
+
+    /// `--rate -1` plays the whole timeline backwards from --start (5 s of output: source 4 s):
+    /// pictures in falling source order, each at its forward time, and the sound backwards with them.
+    @Test func playsBackwards() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-backwards")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try PlaybackProbe([try Fixture.longFlashAndBeep.path, "--section", "1-2x0.5", "--rate", "-1", "--start", "5"],
+                                      folder: folder)
+        let map = try Composition(source: try Fixture.longFlashAndBeep.path, duration: MediaTime(value: 10, timescale: 1),
+                                  frameRate: Rational(240), sections: ["1-2x0.5"]).timeMap().entries[0].map
+        // Shown backwards from the forward time where the picture's display ends.
+        let placement = probe.shown.map { abs($0.outputTime - map.outputTime(at: MediaTime.seconds($0.sourceTime + 1.0 / 240)).doubleSeconds) }
+        let errors = probe.syncErrors(flashes: [0.5, 1.5, 2.5, 3.5], length: 1.0 / 30)
+        let lead = 1.0 / 30 - 0.01
+        print("play --rate -1 --start 5: \(probe.shown.count) pictures, placed within \(String(format: "%.3f", (placement.max() ?? .nan) * 1000)) ms; "
+              + "picture − beep less the reversed lead (ms, the slowed one twice it) "
+              + errors.map { String(format: "%.1f", ($0.error + ($0.flash == 1.5 ? 2 : 1) * lead) * 1000) }.joined(separator: " "))
+        #expect(probe.shown.count >= 250, "5 s at about one picture a 60 Hz refresh")
+        #expect(zip(probe.shown, probe.shown.dropFirst()).allSatisfy { $0.sourceTime > $1.sourceTime })
+        #expect(placement.allSatisfy { $0 < 0.001 })
+        #expect(errors.count == 4)
+        #expect(errors.allSatisfy { abs($0.error + ($0.flash == 1.5 ? 2 : 1) * lead) <= Self.bar(probe) })
+        #expect(probe.underruns == 0)
     }
 
     @Test func aMinuteWithoutDrift() throws {

@@ -61,6 +61,10 @@ import Testing
             let s = Self.t(4) + Self.t(Int64(n), 240)
             #expect(trimmed.outputTime(at: s) == map.outputTime(at: s), "at \(s)")
         }
+        // From inside a reversed section that ends its clip: what is left of it alone.
+        let last = try TimeMap(sections: [Section(reversing: Self.t(8)..<Self.t(10))], source: TimeRange(start: .zero, end: Self.t(10)))
+        let rest = try last.trimmed(fromOutput: Self.t(9))
+        #expect(rest.source == TimeRange(start: Self.t(8), end: Self.t(9)) && rest.output == TimeRange(start: Self.t(9), end: Self.t(10)))
         let faster = try map.scaled(by: 2)
         #expect(faster.segments[1].shape == .reversed(1))
         #expect(faster.outputTime(at: Self.t(5)) == Self.t(3))
@@ -146,5 +150,40 @@ import Testing
                 }
             }
         }
+    }
+
+    /// A composition played backwards: its duration exactly the original's; at every output
+    /// time it shows the source time the original shows at the mirrored time: exactly outside
+    /// ramps, within a millisecond inside them (steps), the hold held as long.
+    @Test func aCompositionPlayedBackwardsMirrorsItsTimeline() throws {
+        let clip = TimeRange(start: .zero, end: Self.t(10))
+        let sections = try ["1-2x0.5:ramp=0.2:ease=smooth", "4-6x-1", "8-9x2"].map {
+            try SectionSpec(parsing: $0).resolved(in: clip, frameRate: Rational(240))
+        }
+        let first = try Clip(source: "a.mov", range: clip, sections: sections, freezes: [Freeze(at: Self.t(7), duration: Self.t(1, 2))],
+                             frameRate: Rational(240))
+        let second = try Clip(source: "b.mov", range: TimeRange(start: Self.t(2), end: Self.t(3)), frameRate: Rational(30))
+        let original = Composition([first, second])
+        let reversal = try original.reversed(longestPiece: Self.t(3))
+        let forward = try original.timeMap(), backward = try reversal.composition.timeMap()
+        #expect(backward.outputDuration == forward.outputDuration)
+        print("reversed: \(reversal.composition.clips.count) clips for \(forward.entries.map(\.map.segments.count)) segments")
+        var worstInRamps = 0.0, exact = 0
+        let duration = forward.outputDuration
+        for n in 1..<1000 {
+            let o = MediaTime(seconds: duration.seconds * Rational(Int64(n), 1000))
+            let (clipIndex, source) = forward.source(atOutput: o)
+            let (mirroredClip, mirrored) = backward.source(atOutput: duration - o)
+            #expect(reversal.originalClips[mirroredClip] == clipIndex, "at \(o)")
+            let segment = forward.entries[clipIndex].map.segments[forward.entries[clipIndex].map.segmentIndex(containingOutput: o)]
+            switch segment.shape {
+            case .ramp, .eased: worstInRamps = max(worstInRamps, abs((mirrored - source).doubleSeconds))
+            default:
+                #expect(mirrored == source, "at output \(o) (\(segment.shape))")
+                exact += 1
+            }
+        }
+        print("backwards: \(exact) times exact, worst in ramps \(String(format: "%.3f", worstInRamps * 1000)) ms")
+        #expect(worstInRamps < 0.001)
     }
 }

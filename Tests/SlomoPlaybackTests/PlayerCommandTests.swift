@@ -11,6 +11,7 @@ import Testing
         #expect(PlayerCommand.of(text: ",") == .step(-1))
         #expect(PlayerCommand.of(text: ".") == .step(1))
         #expect(PlayerCommand.of(text: "a") == .nextAlgorithm)
+        #expect(PlayerCommand.of(text: "r") == .toggleDirection)
         #expect(PlayerCommand.of(text: "f") == .toggleFullscreen)
         #expect(PlayerCommand.of(text: "q") == .quit)
         #expect(PlayerCommand.of(text: "x") == nil)

@@ -64,6 +64,44 @@ struct PlayerControlTests {
         #expect(zip(resumed, resumed.dropFirst()).allSatisfy { $0 < $1 })
     }
 
+    /// Turning round while playing (the `r` key, `setReversed`): the pictures go on from the
+    /// one on screen, backwards, each at its own forward time, then forwards again; the
+    /// player's time and the status rate say so.
+    @Test func turnsRoundWhilePlaying() throws {
+        let folder = try FixtureCache.shared.scratchFolder("player-reverse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let item = try PlayerItem(path: try Fixture.flashAndBeep60.path)
+        let (log, heard) = PlaybackProbe.files(in: folder)
+        for (name, value) in PlaybackProbe.environment(heard: heard) { setenv(name, value, 1) }
+        var options = Player.Options()
+        options.presentationLog = log
+        options.start = .seconds(3)
+        let player = Player(item: item, options: options, observerInterval: 0.02)    // a status every 20 ms for the waits
+        let rates = Guarded<[Double]>([])
+        _ = try Self.drive(player) { player in
+            Self.wait(player, until: 4.0); player.perform(.toggleDirection)
+            usleep(1_000_000); rates.withLock { $0.append(player.status?.rate ?? 0) }; player.setReversed(false)
+            usleep(600_000); rates.withLock { $0.append(player.status?.rate ?? 0) }; player.quit()
+        }
+        let shown = try PlaybackProbe(log: log, heard: heard).shown
+        let times = shown.map(\.sourceTime)
+        guard let turn = times.indices.dropFirst().first(where: { times[$0] < times[$0 - 1] }),
+              let back = times.indices.dropFirst(turn + 1).first(where: { times[$0] > times[$0 - 1] }) else {
+            Issue.record("the pictures never turned round: \(times.map { String(format: "%.3f", $0) })")
+            return
+        }
+        print("player turned round at \(String(format: "%.3f", times[turn - 1])) s, back at \(String(format: "%.3f", times[back - 1])) s; "
+              + "status rates \(rates.withLock { $0 })")
+        #expect(times[turn - 1] > 3.95 && times[turn - 1] < 4.15)
+        #expect(times[turn] >= times[turn - 1] - 0.1, "backwards from the picture on screen")
+        let backwards = times[turn - 1] - times[back - 1]
+        #expect(backwards > 0.7 && backwards < 1.2, "about a second backwards: \(backwards) s")
+        let misplaced = shown[turn..<(back - 1)]    // shown[back - 1]: the first picture forwards again, shown where it stands
+           .filter { abs($0.outputTime - ($0.sourceTime + 1.0 / 60)) >= 0.001 }.map { ($0.sourceTime, $0.outputTime) }
+        #expect(misplaced.isEmpty, "each at its forward time: \(misplaced)")
+        #expect(rates.withLock { $0 } == [-1, 1])
+    }
+
     @Test func rateChangesTakeEffectWithin100msAndKeepSync() throws {
         let folder = try FixtureCache.shared.scratchFolder("player-rates")
         defer { try? FileManager.default.removeItem(at: folder) }
