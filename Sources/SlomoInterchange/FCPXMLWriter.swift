@@ -6,8 +6,10 @@ import SlomoCore
 /// starts at its first source time, so its `start` is where it enters the media and its
 /// `duration` its time in the project; `timept`s map local time to media time, `linear` for
 /// constant rates and `smooth2` through the steps of a ramp (eased ramps too: the points lie on
-/// the exact curve). Times are exact rationals (`1001/30000s`); clip edges and time points lie
-/// on whole frames of the project's rate, media times on the source's frames.
+/// the exact curve). A reversed section's two points go backwards, from its media end down to
+/// its start, as Final Cut's time maps play a negative speed. Times are exact rationals
+/// (`1001/30000s`); clip edges and time points lie on whole frames of the project's rate, media
+/// times on the source's frames.
 public enum FCPXMLWriter {
     /// Rates Final Cut accepts as a conform rate's `srcFrameRate`.
     static let conformRates: [Rational: String] = [
@@ -46,7 +48,8 @@ public enum FCPXMLWriter {
             let outputStart = head.placed.start
             let duration = group.last!.placed.end - outputStart
             let interpolation = head.ramp == nil ? "linear" : "smooth2"
-            let points = [(outputStart, head.source.start)] + group.map { ($0.placed.end, $0.source.end) }
+            let points = head.reversed ? [(outputStart, head.source.end), (head.placed.end, head.source.start)]
+                : [(outputStart, head.source.start)] + group.map { ($0.placed.end, $0.source.end) }
             let timepts = points.map { output, source in
                 #"<timept time="\#(time((localStart + (output - outputStart)).seconds))" value="\#(time(source.seconds))" interp="\#(interpolation)"/>"#
             }

@@ -4,8 +4,9 @@ import SlomoCore
 /// Writes a `Timeline` as MLT XML (`.mlt`), the project format of Shotcut and Kdenlive and the
 /// input of `melt`: a profile at the timeline's frame rate and the first source's size, and a
 /// playlist with one entry per event. An event at rate 1 plays an `avformat` producer; any other
-/// rate a `timewarp` producer (`resource` = `SPEED:PATH`), a freeze frame a `hold` producer of the
-/// held frame; a timewarp's frame `n` shows source time
+/// rate a `timewarp` producer (`resource` = `SPEED:PATH`), a reversed event one at a negative
+/// speed (`-SPEED:PATH`, played from the producer's `out` backwards), a freeze frame a `hold`
+/// producer of the held frame; a timewarp's frame `n` shows source time
 /// `n × SPEED / fps` (rounded to the nearest source frame, which entries compensate).
 /// MLT counts whole frames: each event plays over its placed frames (`Timeline.Event.placed`).
 public enum MLTWriter {
@@ -30,6 +31,18 @@ public enum MLTWriter {
                 // MLT's hold producer repeats one frame (counted at the profile's rate) for the entry.
                 let held = Int((event.source.start.doubleSeconds * fps.doubleValue).rounded(.down))
                 properties = [("resource", media.path), ("mlt_service", "hold"), ("frame", "\(held)")]
+                inFrame = 0
+            } else if event.reversed {
+                // A negative timewarp plays from its producer's `out` backwards: the entry's frame n
+                // (from in = 0) shows the source frame nearest to (out − n) × SPEED / fps. `out` is the
+                // last position before the range's end less half a source frame, so frame 0 shows the
+                // range's last frame and each later one the frame its time falls in.
+                let halfFrame = MediaTime(seconds: (media.frameRate ?? fps).reciprocal / Rational(2))
+                let out = lastPosition(before: event.source.end - halfFrame, speed: speed, fps: fps)
+                let speedText = "-" + number(speed.doubleValue)
+                properties = [("resource", "\(speedText):\(media.path)"), ("mlt_service", "timewarp"),
+                              ("warp_speed", speedText), ("warp_resource", media.path),
+                              ("length", "\(out + 1)"), ("out", "\(out)")]
                 inFrame = 0
             } else {
                 // timewarp shows the source frame nearest to n × SPEED, i.e. each frame from half a
@@ -64,6 +77,14 @@ public enum MLTWriter {
             </mlt>
 
             """
+    }
+
+    /// The last position of a timewarp producer at `speed` whose source time (`n × speed / fps`)
+    /// lies before `time`: exact where the quotient fits in 64 bits, else from doubles.
+    static func lastPosition(before time: MediaTime, speed: Rational, fps: Rational) -> Int {
+        let position = (try? time.divided(by: speed).ticks(in: fps.reciprocal, rounding: .up))
+            ?? Int64((time.doubleSeconds / speed.doubleValue * fps.doubleValue).rounded(.up))
+        return Int(position) - 1
     }
 
     /// The frame at `time`, rounded to nearest.

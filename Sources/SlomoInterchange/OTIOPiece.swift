@@ -4,9 +4,11 @@ import SlomoCore
 /// at, before neighbouring pieces of one file are joined into a `Clip` with sections.
 struct OTIOPiece {
     var file: String
+    /// Where the media range starts (also for a reversed piece, which plays it from its end).
     var start: MediaTime
     /// The clip's time in the track.
     var duration: MediaTime
+    /// The product of the clip's time warps; negative plays backwards.
     var timeScalar: Double
     var freeze: Bool
     var exact: TimelineMetadata.Fields?
@@ -17,9 +19,9 @@ struct OTIOPiece {
         guard duration > .zero else {
             throw TimeModelError(.emptyRange, "lasts no time", subject: subject)
         }
-        guard freeze || timeScalar > 0 else {
-            throw TimeModelError(.nonPositiveRate, "plays at speed \(timeScalar); slomo cannot play media backwards "
-                                 + "or frozen by a zero speed", subject: subject)
+        guard freeze || timeScalar != 0 else {
+            throw TimeModelError(.nonPositiveRate, "plays at speed 0; slomo holds a frame only with a FreezeFrame effect",
+                                 subject: subject)
         }
         self.file = file
         self.start = start
@@ -30,23 +32,25 @@ struct OTIOPiece {
         self.subject = subject
     }
 
-    /// The media range the piece plays and its rate; a freeze frame holds its start (an empty
-    /// media range, no rate) for the clip's time, exactly as slomo wrote it when it did.
-    func resolved(frameRate: Rational?) throws -> (media: TimeRange, rate: Rate?) {
+    /// The media range the piece plays, its speed and whether it plays backwards (from the
+    /// range's end); a freeze frame holds its start (an empty media range, no rate) for the
+    /// clip's time, exactly as slomo wrote it when it did.
+    func resolved(frameRate: Rational?) throws -> (media: TimeRange, rate: Rate?, reversed: Bool) {
         do {
             if freeze {
-                return (TimeRange(start: start, end: start), nil)
+                return (TimeRange(start: start, end: start), nil, false)
             }
             if let exact, abs(exact.rate.doubleValue - timeScalar) < 1e-9,
                abs(exact.source.start.doubleSeconds - start.doubleSeconds) < 1e-6,
                abs(exact.output.duration.doubleSeconds - duration.doubleSeconds) < 1e-6 {
-                return (exact.source, try Rate(exact.rate))
+                let (rate, reversed) = try Rate.directed(exact.rate)
+                return (exact.source, rate, reversed)
             }
             guard let value = Rational.approximating(timeScalar) else {
                 throw TimeModelError(.unparseable, "has the speed \(timeScalar), which is not a usable number")
             }
-            let rate = try Rate(value)
-            return (TimeRange(start: start, duration: try duration.multiplied(by: value)), rate)
+            let (rate, reversed) = try Rate.directed(value)
+            return (TimeRange(start: start, duration: try duration.multiplied(by: rate.value)), rate, reversed)
         } catch let error as TimeModelError {
             throw TimeModelError(error.kind, error.problem, subject: subject)
         }
@@ -61,11 +65,13 @@ struct OTIOPiece {
     }
 
     /// The composition clips of `pieces`: neighbouring pieces of one file whose media ranges
-    /// continue each other join one clip; pieces at a rate other than 1 become its sections,
-    /// and runs of pieces that slomo marked as one section become that section again.
+    /// continue each other (a reversed piece's range too, though it plays from its end) join one
+    /// clip; pieces at a rate other than 1 or played backwards become its sections, and runs of
+    /// pieces that slomo marked as one section become that section again (when they still cover
+    /// it and play in its direction).
     static func clips(_ pieces: [OTIOPiece], sources: OTIOReader.SourceLookup) throws -> [Clip] {
         var infos: [String: EditScript.SourceInfo] = [:]
-        var resolved: [(piece: OTIOPiece, media: TimeRange, rate: Rate?)] = []
+        var resolved: [(piece: OTIOPiece, media: TimeRange, rate: Rate?, reversed: Bool)] = []
         for piece in pieces {
             let info: EditScript.SourceInfo
             if let known = infos[piece.file] {
@@ -74,7 +80,7 @@ struct OTIOPiece {
                 do { info = try sources(piece.file) } catch { throw TimeModelError(.missingFile, "\(error)", subject: piece.subject) }
                 infos[piece.file] = info
             }
-            var (media, rate) = try piece.resolved(frameRate: info.frameRate)
+            var (media, rate, reversed) = try piece.resolved(frameRate: info.frameRate)
             let slack = MediaTime(seconds: (info.frameRate ?? Rational(1000)).reciprocal)
             if media.end > info.duration {
                 guard media.end <= info.duration + slack else {
@@ -83,10 +89,10 @@ struct OTIOPiece {
                 }
                 media = TimeRange(start: media.start, end: info.duration)
             }
-            resolved.append((piece, media, rate))
+            resolved.append((piece, media, rate, reversed))
         }
 
-        var runs: [[(piece: OTIOPiece, media: TimeRange, rate: Rate?)]] = []
+        var runs: [[(piece: OTIOPiece, media: TimeRange, rate: Rate?, reversed: Bool)]] = []
         for item in resolved {
             if let last = runs.last?.last, last.piece.file == item.piece.file, last.media.end == item.media.start {
                 runs[runs.count - 1].append(item)
@@ -115,12 +121,12 @@ struct OTIOPiece {
                 while text != nil, end < played.count, played[end].piece.exact?.section == text { end += 1 }
                 let covered = TimeRange(start: played[index].media.start, end: played[end - 1].media.end)
                 if let text, let section = try? SectionSpec(parsing: text).resolved(in: range, frameRate: frameRate),
-                   section.range == covered {
+                   section.range == covered, played[index..<end].allSatisfy({ $0.reversed == section.reversed }) {
                     sections.append(section)
                 } else {
                     end = index + 1
-                    if let rate = played[index].rate, rate != .normal {
-                        sections.append(try Section(range: played[index].media, rate: rate,
+                    if let rate = played[index].rate, rate != .normal || played[index].reversed {
+                        sections.append(try Section(range: played[index].media, rate: rate, reversed: played[index].reversed,
                                                     origin: .document(played[index].piece.subject)))
                     }
                 }

@@ -4,12 +4,13 @@ import SlomoCore
 /// Reads an OpenTimelineIO timeline (`.otio` JSON) into a `Composition`: the first video
 /// track's clips, each a source range played at the rate of its `LinearTimeWarp` effects, or a
 /// `FreezeFrame` (a `Freeze` of any length), with the convention `OTIOWriter` writes (the
-/// media used is `duration × time_scalar`). Neighbouring clips of one file that continue each
+/// media used is `duration × |time_scalar|` from `source_range.start_time`; a negative scalar
+/// plays it backwards, a reversed section). Neighbouring clips of one file that continue each
 /// other become one clip with sections; where slomo wrote the timeline, its
 /// `metadata.slomo` restores sections and ramps exactly.
 ///
 /// What slomo cannot honour is an error naming the clip: gaps, transitions, nested stacks,
-/// disabled clips, effects other than time warps and freezes, reversed media, media
+/// disabled clips, effects other than time warps and freezes, a zero speed, media
 /// that is not a local file, and clips in a second video track. Audio tracks are not read:
 /// slomo renders sound from the video clips' files through the same time map.
 public struct OTIOReader {

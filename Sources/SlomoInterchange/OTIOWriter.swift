@@ -7,8 +7,10 @@ import SlomoCore
 /// the track (whole frames of the timeline's rate); a `LinearTimeWarp` effect's `time_scalar`
 /// is its placed rate (0.25 plays a quarter as fast), so the media it uses is
 /// `duration × time_scalar`, exactly its source range: the convention of OTIO's EDL and AAF
-/// adapters. The exact times, the section and a ramp's exact shape go in each
-/// clip's `metadata.slomo`, from which `OTIOReader` restores the composition exactly.
+/// adapters. A reversed event's `time_scalar` is negative (−speed): its `source_range` still
+/// starts where its media range starts (`duration × |time_scalar|` long), and that range plays
+/// from its end back to its start. The exact times, the section and a ramp's exact shape go in
+/// each clip's `metadata.slomo`, from which `OTIOReader` restores the composition exactly.
 public enum OTIOWriter {
     /// The `.otio` JSON text of `timeline`.
     public static func text(_ timeline: Timeline) throws -> String {
@@ -39,9 +41,10 @@ public enum OTIOWriter {
         if event.hold != nil {
             effects.append(["OTIO_SCHEMA": "FreezeFrame.1", "name": "freeze", "effect_name": "FreezeFrame",
                             "time_scalar": 0.0, "metadata": [String: Any]()])
-        } else if event.placedRate != Rational(1) {
+        } else if event.placedRate != Rational(1) || event.reversed {
+            let speed = event.placedRate.doubleValue
             effects.append(["OTIO_SCHEMA": "LinearTimeWarp.1", "name": "speed", "effect_name": "LinearTimeWarp",
-                            "time_scalar": event.placedRate.doubleValue, "metadata": [String: Any]()])
+                            "time_scalar": event.reversed ? -speed : speed, "metadata": [String: Any]()])
         }
         let reference: [String: Any] = [
             "OTIO_SCHEMA": "ExternalReference.1", "name": media.name, "target_url": media.url,

@@ -8,6 +8,7 @@ struct TimelineMetadata: Hashable {
     var output: TimeRange
     var section: String?
     var ramp: Timeline.Ramp?
+    /// Source seconds per output second, negative for a reversed event.
     var rate: Rational
     var hold: Freeze.Audio?
 
@@ -16,11 +17,12 @@ struct TimelineMetadata: Hashable {
         output = event.output
         section = event.section.map { SectionSpec($0).description }
         ramp = event.ramp
-        rate = event.rate
+        rate = event.reversed ? Rational(-1) * event.rate : event.rate
         hold = event.hold
     }
 
-    /// The JSON object: `{"source": "2-4", "output": "2-10", "rate": "1/4", "section": …}`.
+    /// The JSON object: `{"source": "2-4", "output": "2-10", "rate": "1/4", "section": …}`; a
+    /// reversed event's rate is negative (`"-1/2"`), its `source` still the range it plays.
     var dictionary: [String: Any] {
         var fields: [String: Any] = ["source": Self.text(source), "output": Self.text(output),
                                      "rate": rate.description]
@@ -44,6 +46,7 @@ extension TimelineMetadata {
     struct Fields: Hashable {
         var source: TimeRange
         var output: TimeRange
+        /// Negative when `source` plays backwards.
         var rate: Rational
         var section: String?
         /// A freeze frame's sound; its `source` is the held time (empty) and `rate` 0.
@@ -59,8 +62,9 @@ extension TimelineMetadata {
             return source.isEmpty && !output.isEmpty
                 ? Fields(source: source, output: output, rate: Rational(0), section: nil, hold: hold) : nil
         }
-        guard let rate = try? Rate(parsing: rateText), !source.isEmpty, !output.isEmpty else { return nil }
-        return Fields(source: source, output: output, rate: rate.value, section: fields["section"] as? String)
+        guard let rate = Rational(decimal: rateText), (try? Rate.directed(rate)) != nil, !source.isEmpty, !output.isEmpty
+        else { return nil }
+        return Fields(source: source, output: output, rate: rate, section: fields["section"] as? String)
     }
 
     /// `"2-4.5"` back to a range.

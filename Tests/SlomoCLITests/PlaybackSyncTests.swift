@@ -60,6 +60,33 @@ struct PlaybackSyncTests {
         }
     }
 
+    /// A freeze frame and an eased ramp played: every picture shows at the time the map gives
+    /// it (the held one from the hold's start, the next a second later), and every flash with
+    /// its beep.
+    @Test func freezeAndEasedRampOfAComposition() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-freeze")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["--section", "1-2x0.5:ramp=0.3:ease=smooth", "--freeze", "3:1"]
+        let probe = try PlaybackProbe([try Fixture.longFlashAndBeep.path] + arguments + ["--start", "0.5"], folder: folder)
+        let map = try Composition(source: try Fixture.longFlashAndBeep.path, duration: MediaTime(value: 10, timescale: 1),
+                                  frameRate: Rational(240), sections: ["1-2x0.5:ramp=0.3:ease=smooth"], freezes: ["3:1"])
+            .timeMap().entries[0].map
+        let placement = probe.shown.map { abs($0.outputTime - map.outputTime(at: MediaTime.seconds($0.sourceTime)).doubleSeconds) }
+        let held = probe.shown.firstIndex { $0.sourceTime >= 3 - 1e-9 }
+        let gap = held.map { probe.shown[$0 + 1].outputTime - probe.shown[$0].outputTime } ?? 0
+        let errors = probe.syncErrors(flashes: [1.5, 2.5, 3.5, 4.5], length: 1.0 / 30)
+        print("play \(arguments.joined(separator: " ")): pictures placed within \(String(format: "%.3f", (placement.max() ?? .nan) * 1000)) ms, "
+              + "the held one on screen \(String(format: "%.3f", gap)) s; picture − beep (ms) "
+              + errors.map { String(format: "%.1f", $0.error * 1000) }.joined(separator: " "))
+        #expect(placement.allSatisfy { $0 < 0.001 })
+        let hold = map.outputRange(at: MediaTime(value: 3, timescale: 1))
+        #expect(held.map { abs(probe.shown[$0].outputTime - hold.start.doubleSeconds) < 0.001 } == true, "the hold starts with the picture at 3 s")
+        #expect(hold.duration == MediaTime(value: 1, timescale: 1))
+        #expect(gap >= 1 && gap < 1 + 2 / probe.refreshRate, "the held picture stays a second")
+        #expect(errors.count == 4)
+        #expect(errors.allSatisfy { abs($0.error) <= Self.bar(probe) })
+    }
+
     /// A reversed section plays its pictures backwards, each when the map shows it (source s
     /// from 4 + (6 − s − 1/240) s of output), and its sound with them: played backwards, a flash
     /// (8 frames) appears 1/30 − 1/100 s before its 10 ms beep starts (their ends lead).

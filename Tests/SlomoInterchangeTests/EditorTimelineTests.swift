@@ -64,6 +64,27 @@ import Testing
         #expect(text.contains("<entry producer=\"producer2\" in=\"1918\""), "2 s at 0.25x, half a frame early")
     }
 
+    /// A reversed event is a timewarp at a negative speed, which MLT plays from its producer's
+    /// `out` backwards: `out` is the last position before the range's end less half a source
+    /// frame (measured with melt: every flash on its planned frame at -1, -0.5 and -2).
+    @Test(arguments: [("4-6x-1", "-1", 1439, 479), ("4-6x-0.5", "-0.5", 2878, 959), ("4-6x-2", "-2", 719, 239)])
+    func mltPlaysAReversedEventFromItsEnd(section: String, speed: String, out: Int, last: Int) throws {
+        let text = MLTWriter.text(try Self.timeline([section]))
+        #expect(text.contains("<property name=\"resource\">\(speed):/media/clip.mov</property>"), "\(text)")
+        #expect(text.contains("<property name=\"warp_speed\">\(speed)</property>"))
+        #expect(text.contains("<property name=\"length\">\(out + 1)</property>"))
+        #expect(text.contains("<property name=\"out\">\(out)</property>"))
+        #expect(text.contains("<entry producer=\"producer1\" in=\"0\" out=\"\(last)\"/>"))
+    }
+
+    /// Final Cut's reverse: the timeMap's values run from the media end down to its start.
+    @Test func fcpxmlTimeMapRunsBackwardsInAReversedClip() throws {
+        let text = FCPXMLWriter.text(try Self.timeline(["4-6x-0.5"]))
+        #expect(text.contains(#"<asset-clip ref="a1" name="clip" offset="4s" start="4s" duration="4s">"#), "\(text)")
+        #expect(text.contains(#"<timept time="4s" value="6s" interp="linear"/>"#))
+        #expect(text.contains(#"<timept time="8s" value="4s" interp="linear"/>"#))
+    }
+
     @Test func unknownMediaIsAnError() throws {
         let composition = try Composition(source: "/elsewhere.mov", duration: .seconds(2), frameRate: nil, sections: [])
         #expect(throws: TimeModelError.self) { try Timeline(composition, media: [Self.media], name: "x") }
