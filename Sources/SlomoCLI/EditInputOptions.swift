@@ -14,7 +14,7 @@ struct EditInputOptions: ParsableArguments {
     var input: String
 
     @Option(name: .customLong("section"),
-            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25, or auto for the moment slomo detects (repeatable; grammar in docs/sections.md).",
+            help: ArgumentHelp("A section of a movie, e.g. 2-4x0.25, 4-6x-1 (backwards), or auto for the moment slomo detects (repeatable; grammar in docs/sections.md).",
                                valueName: "spec"))
     var sections: [String] = []
 

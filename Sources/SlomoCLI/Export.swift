@@ -33,6 +33,7 @@ struct Export: ParsableCommand {
             Examples:
               slomo export match.mov --section 2-4x0.25 --cfr 30 -o match-30.mp4
               slomo export match.mov --section 2-4x0.1:frames=blend --cfr 29.97
+              slomo export jump.mov --section 4-6x-1 --cfr 30 -o rewind.mp4
               slomo export edit.yaml --cfr 30 --codec prores --profile hq -o edit.mov
               slomo export from-resolve.otio --cfr 30 -o edit.mp4
               slomo export IMG_0001.MOV --phone    # 30 fps, as Photos exports

@@ -177,23 +177,7 @@ public struct Timeline: Hashable, Sendable {
     /// A ramp's source range cut into at most `maximumRampSteps` steps whose edges lie on source
     /// frames (equal parts when the frame rate is unknown).
     static func steps(of range: TimeRange, frameRate: Rational?) -> [TimeRange] {
-        let frameDuration = frameRate.map { MediaTime(seconds: $0.reciprocal) }
-        let frames = frameDuration.map { Int((range.duration.seconds / $0.seconds).doubleValue.rounded(.down)) } ?? 0
-        var edges: [MediaTime] = [range.start]
-        if let frameDuration, frames >= 1 {
-            let perStep = (frames + maximumRampSteps - 1) / maximumRampSteps
-            var edge = range.start
-            while true {
-                edge = edge + frameDuration * perStep
-                if edge >= range.end { break }
-                edges.append(edge)
-            }
-        } else {
-            let part = range.duration.seconds / Rational(Int64(maximumRampSteps))
-            edges += (1..<maximumRampSteps).map { range.start + MediaTime(seconds: part * Rational(Int64($0))) }
-        }
-        edges.append(range.end)
-        return zip(edges, edges.dropFirst()).map { TimeRange(start: $0, end: $1) }
+        (try? range.frameAligned(parts: maximumRampSteps, frameRate: frameRate)) ?? [range]
     }
 }
 
@@ -201,11 +185,5 @@ extension TimelineMedia {
     /// `path` made absolute and standardised, the form `TimelineMedia.path` holds.
     static func absolute(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.path
-    }
-}
-
-private extension MediaTime {
-    static func * (time: MediaTime, count: Int) -> MediaTime {
-        MediaTime(seconds: time.seconds * Rational(Int64(count)))
     }
 }

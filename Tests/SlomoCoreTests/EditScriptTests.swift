@@ -25,6 +25,7 @@ import SlomoScript
               - "8-endx2:ramp-in=0.5:ease=cubic-bezier(0.25,0.1,0.25,1):audio=varispeed"
             freeze: {at: 7, for: 1.5, audio: freeze}
           - source: /media/crowd.mov
+            sections: [{start: 2, end: 3, rate: -0.5}, "3.5-4x-1"]
             freeze:
               - {at: 1, for: 0.5}
               - {at: f48, for: 2}
@@ -57,6 +58,7 @@ import SlomoScript
         #expect(serve.freezes == [FreezeSpec(at: .time(t(7)), duration: t(3, 2), audio: .freeze)])
         #expect(script.clips[1].freezes == [FreezeSpec(at: .time(t(1)), duration: t(1, 2)), FreezeSpec(at: .frame(48), duration: t(2))])
         #expect(script.clips[1].start == .time(.zero) && script.clips[1].end == .time(t(5)))
+        #expect(script.clips[1].sections.map(\.description) == ["2-3x-0.5", "3.5-4x-1"])
         #expect(script.output == OutputSettings(mode: .cfr, fps: Rational(30000, 1001), codec: "hevc", frames: .auto,
                                                 size: .init(width: 1920, height: 1080), scaling: .aspectFill,
                                                 audio: .timeDomain, audioCodec: "aac", spectralEngine: .rubberBand))
@@ -71,6 +73,7 @@ import SlomoScript
         #expect(json.contains("\"rate\": \"1/3\"") && json.contains("\"fps\": \"30000/1001\""))
         #expect(yaml.contains("start: \"00:00:01.500\"") == false)   // written as exact seconds
         #expect(yaml.contains("start: 1.5"))
+        #expect(yaml.contains("rate: -0.5") && yaml.contains("rate: -1"), "reversed sections keep their negative rates")
     }
 
     /// `auto` among a clip's sections (the moments `slomo detect` finds, resolved by
@@ -128,7 +131,8 @@ import SlomoScript
                                                                TimeRange(start: t(8), end: t(10))])
         #expect(composition.clips[0].source == "/work/edits/takes/serve.mov")
         #expect(composition.clips[1].freezes.map(\.at) == [t(1), t(2)])
-        #expect(try composition.timeMap().entries[1].map.outputDuration == t(15, 2))
+        // 5 s, the 0.5 s and 2 s holds, and 2-3 s backwards at half speed lasting 1 s more.
+        #expect(try composition.timeMap().entries[1].map.outputDuration == t(17, 2))
     }
 
     @Test(arguments: [

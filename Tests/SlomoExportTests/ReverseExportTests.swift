@@ -222,4 +222,47 @@ import Testing
               + "one GOP is \((15 * picture) >> 20) MiB)")
         #expect(backward - forward <= 17 * picture, "at most a GOP and the decoder's two references more")
     }
+
+    /// A reversed section cut by chunk joins: each chunk's backward decoding starts where its
+    /// first slot needs, and the joined export is the single pass to the bit (FFV1).
+    @Test func chunksOfAReversedSectionAreTheSinglePass() throws {
+        let folder = try FixtureCache.shared.scratchFolder("reverse-chunks")
+        func export(_ extra: [String], to name: String) throws -> [Substring] {
+            let output = folder.appendingPathComponent(name).path
+            let result = try Slomo.run(["export", try Self.counter, "--section", "2-5x-1", "--cfr", "30", "--codec", "ffv1",
+                                        "-o", output] + extra)
+            #expect(result.status == 0, "\(result.standardError)")
+            return try runChecked("ffmpeg", ["-v", "error", "-i", output, "-map", "0:v", "-f", "framemd5", "-"]).standardOutput
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let single = try export([], to: "single.mkv"), joined = try export(["--chunks", "3"], to: "chunks.mkv")
+        let differing = zip(joined, single).enumerated().filter { $1.0 != $1.1 }.map(\.offset)
+        print("reversed section in 3 chunks (joins at output frames 80 and 160, the first inside it): \(joined.count) frames, "
+              + "\(differing.count) differ from the single pass")
+        #expect(single.count == 240 && joined.count == single.count)
+        #expect(differing.isEmpty, "frames \(differing.prefix(10)) differ")
+    }
+
+    /// A boomerang: two clips over one range in an edit script, the second reversed: frames
+    /// 480, 488, … up to 712, then 719, 711, … down to 487 (CFR 30 of a 240 fps clip).
+    @Test func aBoomerangEditScriptPlaysForwardsThenBackwards() throws {
+        let folder = try FixtureCache.shared.scratchFolder("boomerang")
+        let script = folder.appendingPathComponent("boomerang.yaml").path
+        try """
+            slomo: 1
+            clips:
+              - {source: \(try Self.counter), start: 2, end: 3}
+              - source: \(try Self.counter)
+                start: 2
+                end: 3
+                sections: [{start: 2, end: 3, rate: -1}]
+            output: {mode: cfr, fps: 30}
+            """.write(toFile: script, atomically: true, encoding: .utf8)
+        let output = folder.appendingPathComponent("boomerang.mp4").path
+        let result = try Slomo.run(["export", script, "-o", output, "--preset", "ultrafast", "--crf", "10"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let numbers = try Self.greyFrames(output).map(Self.counterValue)
+        print("boomerang: \(numbers.count) frames: \(numbers.prefix(3))… \(numbers[28..<32]) … \(numbers.suffix(2))")
+        #expect(numbers == Array(stride(from: 480, to: 720, by: 8)) + Array(stride(from: 719, to: 480, by: -8)))
+    }
 }
