@@ -7,7 +7,7 @@
 public struct AutoSection: Hashable, Sendable, CustomStringConvertible {
     /// The text it was read from (`auto:x0.5`).
     public let text: String
-    /// The rate, as written (`0.25`, `1/8`).
+    /// The rate, as written (`0.25`, `1/8`, `-1` backwards).
     public var rate = "0.25"
     public var before = MediaTime(value: 1, timescale: 1)
     public var after = MediaTime(value: 1, timescale: 1)
@@ -38,7 +38,7 @@ public struct AutoSection: Hashable, Sendable, CustomStringConvertible {
     private mutating func take(_ field: String) throws {
         if field.hasPrefix("x") {
             rate = String(field.dropFirst())
-            _ = try Rate(parsing: rate)
+            _ = try Rate.parsingDirected(rate)    // auto:x-1 plays the moment backwards
             return
         }
         let pair = field.split(separator: "=", maxSplits: 1).map(String.init)

@@ -24,7 +24,7 @@ extension AutoSection {
             let frame = moment.frame.map { "frame \($0), " } ?? ""
             let evidence = moment.foundBy.map(\.rawValue).joined(separator: " and ")
             return (section, "section auto: the moment at \(moment.time.formattedSeconds()) s (\(frame)\(evidence), "
-                    + "score \(String(format: "%.2f", moment.score))) slowed as \(section)")
+                    + "score \(String(format: "%.2f", moment.score))) \(rate.hasPrefix("-") ? "played backwards" : "slowed") as \(section)")
         }
     }
 }

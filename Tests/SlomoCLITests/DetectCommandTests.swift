@@ -71,6 +71,11 @@ import Testing
         #expect(notes.count == 2)
         #expect(notes.first?.hasSuffix("slowed as 1-1.5x0.5") == true, "\(notes)")
         #expect(notes.last?.hasSuffix("slowed as 2.35-2.85x0.5") == true, "\(notes)")
+        // The moment played backwards instead: the same section, reversed.
+        let backwards = try Slomo.run(["plan", clip.path, "--section", "auto:x-1:before=0.25:after=0.25", "--json"])
+        #expect(backwards.status == 0, "\(backwards.standardError)")
+        #expect(backwards.standardError.contains("played backwards as 2.35-2.85x-1"), "\(backwards.standardError)")
+        #expect(backwards.standardOutput.contains("\"reversed\" : true"))
     }
 
     /// `auto` in an edit script's sections: the same section, said with the script's path and
