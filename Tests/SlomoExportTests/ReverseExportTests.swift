@@ -33,13 +33,12 @@ import Testing
         }
     }
 
-    /// The long-flash clip with its pictures in ProRes (intra-only) and its sound in PCM.
-    static var proRes: String {
-        get throws {
-            try FixtureCache.shared.path(for: "longFlashAndBeepProRes", extension: "mov", arguments: [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", try Fixture.longFlashAndBeep.path,
-                "-c:v", "prores_ks", "-profile:v", "0", "-c:a", "pcm_s16le"])
-        }
+    /// The long-flash clip with its pictures coded intra-only (`codec`: ProRes, MJPEG or
+    /// all-intra H.264) and its sound in PCM.
+    static func intraOnly(_ codec: [String]) throws -> String {
+        try FixtureCache.shared.path(for: "longFlashAndBeepIntra", extension: "mov", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-i", try Fixture.longFlashAndBeep.path]
+            + codec + ["-c:a", "pcm_s16le"])
     }
 
     static func export(_ input: String, sections: [String], cfr: Rational?, frames: FrameChoice = .auto,
@@ -133,11 +132,13 @@ import Testing
     }
 
     /// `0.5-2.5x-0.5` of a 24 fps clip at 30 fps makes 12 source pictures a second: optical flow
-    /// fills the slots between them, backwards: the bar moves left, each slot where the map puts
+    /// (or a blend, whose bar's centroid moves as evenly) fills the slots between them, backwards: the bar moves left, each slot where the map puts
     /// it (x = 48·s at source time s: the picture shown backwards from s is the one before it,
     /// at 2·(24·s − 1) + 2), to the section's last slots.
-    @Test func interpolationWorksBackwards() throws {
-        let (output, map) = try Self.export(try Self.slowBar, sections: ["0.5-2.5x-0.5"], cfr: Rational(30), name: "bar.mp4")
+    @Test(arguments: [FrameChoice.interpolate, .blend])
+    func interpolationAndBlendingWorkBackwards(frames: FrameChoice) throws {
+        let (output, map) = try Self.export(try Self.slowBar, sections: ["0.5-2.5x-0.5"], cfr: Rational(30), frames: frames,
+                                            name: "bar-\(frames).mp4")
         let pictures = try Self.greyFrames(output)
         var worst = 0.0, between = 0
         var positions: [Double] = []
@@ -157,7 +158,7 @@ import Testing
             worst = max(worst, abs(left - 48 * source))
             if abs(left / 2 - (left / 2).rounded()) > 0.1 { between += 1 }    // 4 slots in 5 fall between pictures
         }
-        print("CFR 30 of 0.5-2.5x-0.5 at 24 fps: \(positions.count) slots, bar at \(positions.prefix(5).map { String(format: "%.2f", $0) })…, "
+        print("CFR 30 of 0.5-2.5x-0.5 at 24 fps, \(frames): \(positions.count) slots, bar at \(positions.prefix(5).map { String(format: "%.2f", $0) })…, "
               + "worst distance from the map \(String(format: "%.2f", worst)) px, \(between) slots between source pictures")
         #expect(positions.count == 120)
         #expect(zip(positions, positions.dropFirst()).allSatisfy { $0 > $1 }, "the bar moves left, every slot")
@@ -174,12 +175,15 @@ import Testing
         }
     }
 
-    /// ProRes passthrough of `4-6x-0.5`: every packet copied bit for bit, the section's in
-    /// reverse order, each shown for twice its length; sound and pictures in sync.
-    @Test func passthroughReordersIntraOnlyPackets() throws {
-        let input = try Self.proRes
-        let (output, map) = try Self.export(input, sections: ["4-6x-0.5"], cfr: nil, name: "prores.mov")
-        try Self.checkSync(output, map: map, flashTolerance: 2e-6, label: "ProRes passthrough 4-6x-0.5")
+    /// Passthrough of `4-6x-0.5` of intra-only video: every packet copied bit for bit, the
+    /// section's in reverse order, each shown for twice its length; sound and pictures in sync.
+    @Test(arguments: [["-c:v", "prores_ks", "-profile:v", "0"], ["-c:v", "mjpeg", "-q:v", "3"],
+                      ["-c:v", "libx264", "-preset", "ultrafast", "-g", "1"]])
+    func passthroughReordersIntraOnlyPackets(codec: [String]) throws {
+        let input = try Self.intraOnly(codec)
+        let name = codec[1]
+        let (output, map) = try Self.export(input, sections: ["4-6x-0.5"], cfr: nil, name: "\(name).mov")
+        try Self.checkSync(output, map: map, flashTolerance: 2e-6, label: "\(name) passthrough 4-6x-0.5")
         let source = try PassthroughTimingTests.packetHashes(input)
         let copied = try PassthroughTimingTests.packetHashes(output)
         #expect(source.count == 2400)
@@ -187,7 +191,7 @@ import Testing
                 "the section's packets in reverse order, bit for bit")
         let packets = try FFprobe.packets(output)
         let durations = Set(packets[960..<1440].map(\.duration))
-        print("ProRes passthrough 4-6x-0.5: \(copied.count) packets, the reversed ones lasting \(durations) ticks")
+        print("\(name) passthrough 4-6x-0.5: \(copied.count) packets, the reversed ones lasting \(durations) ticks")
         #expect(durations.count == 1)
     }
 
