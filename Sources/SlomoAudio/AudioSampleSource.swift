@@ -68,13 +68,16 @@ public final class StreamingAudioSource: AudioSampleSource {
     }
 
     public func snapshot(of range: Range<Int>) throws -> any AudioSampleSource {
-        try reach(range)
-        return SharedBlocksSource(decoded.covering(range), channelCount: channelCount)
+        try reach(range, forgetting: false)
+        let part = SharedBlocksSource(decoded.covering(range), channelCount: channelCount)
+        decoded.forget(before: range.upperBound - history)
+        return part
     }
 
     /// Pulls until `range` is decoded (or the track ends), checks that its start is still
-    /// kept, and forgets what no later read can need.
-    private func reach(_ range: Range<Int>) throws {
+    /// kept, and (unless told not to: a snapshot longer than the history takes its blocks
+    /// first) forgets what no later read can need.
+    private func reach(_ range: Range<Int>, forgetting: Bool = true) throws {
         while !ended && decoded.end < range.upperBound {
             if let block = try pull() {
                 precondition(block.channelCount == channelCount, "decoded audio changed its channel count")
@@ -86,7 +89,7 @@ public final class StreamingAudioSource: AudioSampleSource {
         let kept = decoded.start
         precondition(range.lowerBound >= kept || range.lowerBound < 0 || kept == 0 || range.upperBound <= 0,
                      "read at \(range.lowerBound) is further back than the kept history (from \(kept))")
-        decoded.forget(before: range.upperBound - history)
+        if forgetting { decoded.forget(before: range.upperBound - history) }
     }
 }
 

@@ -80,6 +80,8 @@ enum ExitStatus {
         case .input: "--input"
         case .overwrite: "--overwrite"
         case .audioAlgorithm: "--audio"
+        case .shutter: "--shutter"
+        case .shutterSamples: "--shutter-samples"
         case .openTimeout: "--timeout"
         case .timeBase, .audioFormat, .stallTimeout: setting.name // no command sets them
         }

@@ -160,6 +160,19 @@ struct CFROptions: ParsableArguments {
             completion: .list(InterpolationPreset.allCases.map(\.rawValue)))
     var interpolation: String?
 
+    @Option(help: ArgumentHelp("""
+        Shutter angle in degrees, 0-360, for motion blur: each frame mixes, in light, the source pictures seen while \
+        its shutter is open (angle/360 of a frame, through the time map); 180 blurs as a film camera does. 0 \
+        (default) takes each frame at an instant.
+        """, valueName: "degrees"))
+    var shutter: String?
+
+    @Option(name: .customLong("shutter-samples"), help: ArgumentHelp("""
+        Pictures an exposure is made of where it sees fewer than two source pictures (slow sections), made by \
+        --frames (interpolate: optical flow) across it; 1 (default) keeps such frames sharp.
+        """, valueName: "n"))
+    var shutterSamples: Int?
+
     @Option(help: ArgumentHelp("Video codec: h264 (libx264, default), hevc (libx265, 10-bit from 10-bit sources), prores, ffv1.",
                                valueName: "codec"),
             completion: .list(VideoExportSettings.Codec.allCases.map(\.rawValue)))
@@ -199,7 +212,8 @@ struct CFROptions: ParsableArguments {
 
     /// True when any CFR-only option was given.
     var anyVideoOption: Bool {
-        [frames, interpolation, codec, profile, bitrate, preset, size, scaling, toneMap].contains { $0 != nil } || crf != nil || gop != nil
+        [frames, interpolation, codec, profile, bitrate, preset, size, scaling, toneMap, shutter].contains { $0 != nil }
+            || crf != nil || gop != nil || shutterSamples != nil
     }
 
     /// The output frame rate: the option (`source` read from `composition`), else `fallback`
@@ -231,6 +245,13 @@ struct CFROptions: ParsableArguments {
         }
         if let frames { settings.frames = try optionValue { try FrameChoice(parsing: frames) } }
         if let interpolation { settings.interpolation = try optionValue { try InterpolationPreset(parsing: interpolation) } }
+        if let shutter {
+            guard let angle = Rational(decimal: shutter.hasSuffix("°") ? String(shutter.dropLast()) : shutter) else {
+                throw CommandError("--shutter expects an angle in degrees such as 180, got '\(shutter)'")
+            }
+            settings.shutter.angle = angle
+        }
+        if let shutterSamples { settings.shutter.samples = shutterSamples }
         if let text = size {
             guard let parsed = Self.size(text) else {
                 throw CommandError("--size expects WIDTHxHEIGHT with even, positive numbers such as 1280x720, got '\(text)'")

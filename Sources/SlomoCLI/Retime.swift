@@ -82,6 +82,9 @@ struct Retime: ParsableCommand {
         // An edit script's own output settings are the defaults the options override, as in export.
         let (script, scripted) = try source.outputSettings(of: edit, frameRate: frameRate)
         let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)
+        if frameRate == nil && (cfrOptions.shutter != nil || cfrOptions.shutterSamples != nil) {
+            throw CommandError("--shutter blurs frames as they are rendered: add --cfr 30 (passthrough copies the pictures as they are)")
+        }
         if frameRate == nil && cfrOptions.anyVideoOption {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }

@@ -53,7 +53,8 @@ struct Stretch: ParsableCommand {
     @Argument(help: "An audio file, or a movie whose first audio track is stretched.", completion: .file())
     var input: String
 
-    @Option(help: ArgumentHelp("Playback rate for the whole input: 0.5 is half speed (twice as long), 2 double speed.", valueName: "rate"))
+    @Option(parsing: .unconditional,    // `--rate -1` reads -1 as the value
+            help: ArgumentHelp("Playback rate for the whole input: 0.5 is half speed (twice as long), 2 double speed, -1 backwards.", valueName: "rate"))
     var rate: String?
 
     @Option(name: .customLong("section"), help: ArgumentHelp("Retime only a part, e.g. 2-4x0.25 (repeatable; instead of --rate).", valueName: "spec"))

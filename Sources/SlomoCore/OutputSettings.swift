@@ -57,6 +57,8 @@ public struct OutputSettings: Hashable, Sendable {
     public var frames: FrameChoice?
     /// The optical-flow preset of interpolated CFR frames.
     public var interpolation: InterpolationPreset?
+    /// Shutter emulation of CFR frames (motion blur); nil takes frames at an instant.
+    public var shutter: Shutter?
     /// The CFR output frame size.
     public var size: Size?
     /// How frames are fitted to `size`.
@@ -71,7 +73,8 @@ public struct OutputSettings: Hashable, Sendable {
     /// Settings; all default to nil.
     public init(mode: Mode? = nil, fps: Rational? = nil, codec: String? = nil, frames: FrameChoice? = nil,
                 size: Size? = nil, scaling: Scaling? = nil, audio: TimePitchAlgorithm? = nil, audioCodec: String? = nil,
-                spectralEngine: SpectralEngine? = nil, interpolation: InterpolationPreset? = nil) {
+                spectralEngine: SpectralEngine? = nil, interpolation: InterpolationPreset? = nil, shutter: Shutter? = nil) {
+        self.shutter = shutter
         self.mode = mode
         self.fps = fps
         self.codec = codec

@@ -11,6 +11,8 @@ public enum Setting: String, CaseIterable, Hashable, Sendable {
     case overwrite
     /// The time-pitch algorithm sound is rendered with.
     case audioAlgorithm
+    /// Shutter emulation's angle and its interpolated samples (`Shutter`).
+    case shutter, shutterSamples
     /// Settings only the library has (`MovieWriterSettings`).
     case timeBase, audioFormat
 
@@ -27,6 +29,8 @@ public enum Setting: String, CaseIterable, Hashable, Sendable {
         case .maximumSize: "maximum size"
         case .minimumFreeSpace: "minimum free space"
         case .audioAlgorithm: "audio algorithm"
+        case .shutter: "shutter angle"
+        case .shutterSamples: "shutter samples"
         case .openTimeout: "open timeout"
         case .stallTimeout: "stall timeout"
         case .timeBase: "time base"

@@ -59,6 +59,7 @@ struct ConstantFrameRateExport {
                 warnings.add("\(entry.clip.source): interpolate: blending instead, \(reason.detail)")
             }
             if case .frames(let frames) = part { schedule.restrict(to: frames) }
+            schedule.exposure = settings.shutter.exposure(at: frameRate)
             return schedule
         }
         let frameCount = schedules.last?.slots.upperBound ?? 0
@@ -115,7 +116,7 @@ struct ConstantFrameRateExport {
             let placed = index == 0 ? picture : OutputPicture(sourceWidth: video.width, sourceHeight: video.height,
                                                               sampleAspectRatio: video.sampleAspectRatio, size: frame, scaling: later)
             return pair.1.map { SlotRenderer.Clip(schedule: $0.schedule, video: video, picture: placed) }
-        }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation,
+        }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation, shutter: settings.shutter,
                                   input: sourceFrames, output: rendered, warnings: warnings)
         let threads = encoder.map { encoder in [
             stage("decode") { try decode.run() },

@@ -48,7 +48,7 @@ extension OutputSettings {
     }
 
     /// The video settings of a constant-frame-rate export that an edit script's `output:` names
-    /// (codec, frame choice, interpolation preset, size, scaling), defaults elsewhere.
+    /// (codec, frame choice, interpolation preset, shutter, size, scaling), defaults elsewhere.
     public func videoSettings() throws -> VideoExportSettings {
         var settings = VideoExportSettings()
         if let codec {
@@ -60,6 +60,7 @@ extension OutputSettings {
         }
         if let frames { settings.frames = frames }
         if let interpolation { settings.interpolation = interpolation }
+        if let shutter { settings.shutter = shutter }
         settings.size = size
         if let scaling { settings.scaling = scaling }
         return settings

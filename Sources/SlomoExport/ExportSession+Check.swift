@@ -17,12 +17,16 @@ extension ExportSession {
         switch settings.mode {
         case .constantFrameRate(let frameRate): try video.validate(frameRate: frameRate)
         case .passthrough:
+            guard video.shutter.isInstant else {
+                throw ExportError(.invalidPlan, SettingIssue(.shutter, nil, "blurs frames as they are rendered, and passthrough copies "
+                                                             + "the pictures as they are: export at a constant frame rate ({frameRate})"))
+            }
             if composition.clips.count == 1 {
                 let clip = composition.clips[0]
                 try PassthroughExport.checkUntrimmed(clip)
-                try ReversedPacketOrder.check(clip.source, map: try clip.timeMap())
                 if let video = try MediaFile(path: clip.source).videoStream, AudioOutputFormat(path: outputPath)?.isMovie != false {
                     try PassthroughExport.checkContainer(outputPath, holds: video)
+                    try ReversedPacketOrder.check(clip.source, map: try clip.timeMap())
                 }
             }
         }

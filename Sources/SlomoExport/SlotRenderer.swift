@@ -3,8 +3,8 @@ import SlomoCore
 import SlomoMedia
 
 /// The render stage of a CFR export, on its own thread: for every output slot, picks, blends
-/// or interpolates (optical flow, `FlowInterpolator`) source pictures, then scales, pads or
-/// crops them, tone-maps or converts them to the encoder's pixel format (one libavfilter graph
+/// or interpolates (optical flow, `FlowInterpolator`) source pictures, or, with a shutter,
+/// mixes in light those its exposure sees (`ExposureMixer`), then scales, pads or crops them, tone-maps or converts them to the encoder's pixel format (one libavfilter graph
 /// per clip), and hands them on with `pts` = slot number in the time base 1/fps.
 struct SlotRenderer {
     struct Clip {
@@ -20,6 +20,8 @@ struct SlotRenderer {
     let frameRate: Rational
     /// The flow preset of `interpolate` slots.
     let interpolation: InterpolationPreset
+    /// Shutter emulation (the schedules carry its exposure).
+    let shutter: Shutter
     let input: PipelineQueue<SourceItem>
     let output: PipelineQueue<Frame>
     /// Where fallbacks are reported (a picture format the interpolator does not take).
@@ -58,6 +60,8 @@ private struct ClipRenderer {
     private var engines: [FlowEngine] = []
     /// Set when the pictures cannot be interpolated (format, size): such slots blend.
     private var flowUnavailable = false
+    /// Mixes exposures in light, made for the first exposure that sees two pictures.
+    private var mixer: ExposureMixer?
 
     init(clip: SlotRenderer.Clip, owner: SlotRenderer) {
         self.clip = clip
@@ -68,16 +72,17 @@ private struct ClipRenderer {
         let schedule = clip.schedule
         for slot in schedule.slots {
             let time = schedule.sourceTime(ofSlot: slot)
-            try fill(past: time)
+            let shutterCloses = owner.shutter.isInstant ? time : schedule.exposureEnd(ofSlot: slot)
+            try fill(past: shutterCloses)
             guard !window.isEmpty else {
                 throw ExportError(.invalidPlan, "no decodable video pictures for output frame \(slot) (source \(time.doubleSeconds) s)")
             }
             let choice = schedule.choice(ofSlot: slot)
             var picture: Frame
-            switch choice {
-            case .interpolate: picture = try interpolated(at: time)
-            case .blend: picture = try blended(at: time)
-            default: picture = try nearest(at: time).clone()
+            if shutterCloses > time, let exposed = try exposure(from: time, to: shutterCloses, choice: choice) {
+                picture = exposed
+            } else {
+                picture = try sample(at: time, choice: choice)
             }
             picture.pts = Int64(slot)
             picture.timeBase = owner.frameRate.reciprocal
@@ -90,6 +95,45 @@ private struct ClipRenderer {
             for frame in try graph.process(nil) { try deliver(frame) }
         }
         while !clipEnded { try take() }
+    }
+
+    /// The picture `choice` makes at source time `time`.
+    private mutating func sample(at time: MediaTime, choice: FrameChoice) throws -> Frame {
+        switch choice {
+        case .interpolate: return try interpolated(at: time)
+        case .blend: return try blended(at: time)
+        default: return try nearest(at: time).clone()
+        }
+    }
+
+    /// The light an open shutter collects from source time `start` to `end`: the pictures on
+    /// screen in between, each weighted by its time there, mixed in light. Where fewer than two
+    /// pictures are seen, `Shutter.samples` pictures made by `choice` at even times across the
+    /// exposure, or nil (the slot shows its own picture).
+    private mutating func exposure(from start: MediaTime, to end: MediaTime, choice: FrameChoice) throws -> Frame? {
+        let first = window.lastIndex { $0.time <= start } ?? 0
+        var seen: [(frame: Frame, weight: Double)] = []
+        for index in first..<window.count where window[index].time < end {
+            let from = MediaTime.max(window[index].time, start)
+            let until = index + 1 < window.count ? MediaTime.min(window[index + 1].time, end) : end
+            if until > from { seen.append((window[index].frame, (until - from).doubleSeconds)) }
+        }
+        if seen.count < 2 {
+            let samples = owner.shutter.samples
+            guard samples > 1, choice != .nearest else { return nil }
+            let step = (end - start).doubleSeconds / Double(samples)
+            seen = try (0..<samples).map { k in
+                (try sample(at: start + MediaTime.seconds(step * (Double(k) + 0.5)), choice: choice), 1.0)
+            }
+        }
+        let picture = seen[0].frame
+        if mixer.map({ $0.width != picture.width || $0.height != picture.height || $0.format != picture.pixelFormat }) ?? true {
+            mixer = try ExposureMixer(width: picture.width, height: picture.height, format: picture.pixelFormat, color: picture.color)
+        }
+        let total = seen.reduce(0) { $0 + $1.weight }
+        mixer!.start()
+        for (frame, weight) in seen { try mixer!.add(frame, weight: Float(weight / total)) }
+        return try mixer!.finish(like: picture)
     }
 
     /// Pops source items until the window holds a picture after `time` or the clip has ended.

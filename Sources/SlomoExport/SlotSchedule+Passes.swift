@@ -40,6 +40,7 @@ extension SlotSchedule {
                 var run = try SlotSchedule(map: mirrored, frameRate: frameRate, sourceFrameRate: sourceFrameRate, frameTimes: nil,
                                            defaultChoice: defaultChoice)
                 run.restrict(to: first ..< end)
+                run.exposure = exposure
                 passes.append(Pass(schedule: run, reversed: segment.source))
             }
             forward = max(forward, end)

@@ -3,9 +3,13 @@ import SlomoCore
 /// The output frame slots of one clip of a constant-frame-rate export, and which source
 /// frames they need. Slot `n` is shown at output time `n / fps`; its source time is
 /// `map.sourceTime(at: n / fps)`. A clip owns the slots whose time lies in its output range.
+/// With an `exposure` (shutter emulation), slot `n` also sees the source from there to
+/// `map.sourceTime(at: n / fps + exposure)`.
 struct SlotSchedule {
     let map: TimeMap
     let frameRate: Rational
+    /// How long each slot's shutter is open, in output seconds (0: an instant).
+    var exposure = Rational(0)
     /// The slots of this clip: `first ..< end` (only those of one chunk, once `restrict`ed).
     private(set) var slots: Range<Int>
     /// The clip's first slot, whatever `restrict` kept.
@@ -68,6 +72,13 @@ struct SlotSchedule {
     /// The source time slot `n` shows.
     func sourceTime(ofSlot n: Int) -> MediaTime { map.sourceTime(at: outputTime(ofSlot: n)) }
 
+    /// The source time slot `n`'s shutter closes: where its exposure ends (inside the map).
+    func exposureEnd(ofSlot n: Int) -> MediaTime {
+        let end = MediaTime.min(outputTime(ofSlot: n) + MediaTime(seconds: exposure), map.output.end)
+        // The map's end is the clip's end, not the next clip's start.
+        return end == map.output.end ? map.segments.last!.source.end : map.sourceTime(at: end)
+    }
+
     /// The frame choice of slot `n`.
     func choice(ofSlot n: Int) -> FrameChoice {
         choices[map.segmentIndex(containingOutput: outputTime(ofSlot: n))]
@@ -79,12 +90,20 @@ struct SlotSchedule {
         return Int(max(Int64(slots.lowerBound), min(Int64(slots.upperBound), ticks)))
     }
 
-    /// True when some slot of this clip has its source time in `[start, end)` (`end` nil:
-    /// unbounded).
+    /// True when some slot of this clip sees source time in `[start, end)` (`end` nil:
+    /// unbounded): its time there, or, with an exposure, its shutter open over part of it.
     func hasSlot(from start: MediaTime, to end: MediaTime?) -> Bool {
-        let first = firstSlot(atOrAfterSource: start)
+        let first = exposure.numerator == 0 ? firstSlot(atOrAfterSource: start) : firstSlot(exposedAfterSource: start)
         let last = end.map { firstSlot(atOrAfterSource: $0) } ?? slots.upperBound
         return first < last
+    }
+
+    /// The first slot (clamped to this clip's slots) whose shutter is still open at or after
+    /// `time`: the first whose output time is past `time`'s less the exposure.
+    private func firstSlot(exposedAfterSource time: MediaTime) -> Int {
+        let open = map.outputTime(at: time) - MediaTime(seconds: exposure)
+        let ticks = (try? open.ticks(in: frameRate.reciprocal, rounding: .down)).map { $0 + 1 } ?? Int64(slots.upperBound)
+        return Int(max(Int64(slots.lowerBound), min(Int64(slots.upperBound), ticks)))
     }
 
     /// True when the source frame shown at `time` is needed by a slot, its neighbours in display
@@ -116,6 +135,7 @@ struct SlotSchedule {
 
     /// True once no slot needs source frames at or after `time`.
     func isPastLastSlot(_ time: MediaTime) -> Bool {
-        slots.isEmpty || time > sourceTime(ofSlot: slots.upperBound - 1)
+        guard let last = slots.last else { return true }
+        return exposure.numerator == 0 ? time > sourceTime(ofSlot: last) : time >= exposureEnd(ofSlot: last)
     }
 }

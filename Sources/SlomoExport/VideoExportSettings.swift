@@ -42,12 +42,15 @@ public struct VideoExportSettings: Sendable, Hashable {
     public var scaling: OutputSettings.Scaling
     /// HDR into h264.
     public var toneMapping: ToneMapping
+    /// Shutter emulation (motion blur); `.instant` takes each frame at its time.
+    public var shutter: Shutter
 
     public init(codec: Codec = .h264, profile: String? = nil, crf: Double? = nil, bitRate: Int? = nil,
                 preset: String? = nil, gop: Int? = nil, frames: FrameChoice = .auto,
                 interpolation: InterpolationPreset = .defaultPreset,
                 size: OutputSettings.Size? = nil, scaling: OutputSettings.Scaling = .aspect,
-                toneMapping: ToneMapping = .automatic) {
+                toneMapping: ToneMapping = .automatic, shutter: Shutter = .instant) {
+        self.shutter = shutter
         self.codec = codec
         self.profile = profile
         self.crf = crf
@@ -107,6 +110,14 @@ public struct VideoExportSettings: Sendable, Hashable {
             guard Self.presets.contains(preset) else {
                 throw ExportError(.invalidPlan, SettingIssue(.preset, preset, "expected one of " + Self.presets.joined(separator: ", ")))
             }
+        }
+        guard Shutter.angles.contains(shutter.angle.doubleValue) else {
+            throw ExportError(.invalidPlan, SettingIssue(.shutter, String(format: "%g", shutter.angle.doubleValue), "expected an angle from 0 to 360 degrees "
+                                                         + "(180 blurs as a film camera does)", allowed: Shutter.angles))
+        }
+        guard Shutter.sampleCounts.contains(shutter.samples) else {
+            throw ExportError(.invalidPlan, SettingIssue(.shutterSamples, "\(shutter.samples)", "expected 1 to 64 pictures an exposure",
+                                                         allowed: 1...64))
         }
         if let bitRate, bitRate <= 0 { throw ExportError(.invalidPlan, SettingIssue(.bitRate, "\(bitRate)", "must be positive", allowed: SettingIssue.positive)) }
         if let gop, gop <= 0 { throw ExportError(.invalidPlan, SettingIssue(.keyframeInterval, "\(gop)", "must be a positive number of frames",

@@ -47,3 +47,20 @@ public final class Scaler {
         return output
     }
 }
+
+extension Scaler {
+    /// Converts between Y'CbCr and R'G'B' with the matrix and range of `color` (FFmpeg's names:
+    /// `bt709`, `bt2020nc`, `smpte170m`…, `tv`/`pc`; BT.709 and limited range when untagged),
+    /// instead of libswscale's default BT.601; `toRGB` says which way this scaler goes.
+    public func useColorimetry(of color: ColorInfo, toRGB: Bool) {
+        let space: Int32 = switch color.matrix {
+        case "bt2020nc", "bt2020c": SWS_CS_BT2020
+        case "smpte170m", "bt470bg": SWS_CS_ITU601
+        case "smpte240m": SWS_CS_SMPTE240M
+        default: SWS_CS_ITU709
+        }
+        let coefficients = sws_getCoefficients(space)
+        let full: Int32 = color.range == "pc" ? 1 : 0
+        _ = sws_setColorspaceDetails(context, coefficients, toRGB ? full : 1, coefficients, toRGB ? 1 : full, 0, 1 << 16, 1 << 16)
+    }
+}

@@ -152,6 +152,13 @@ package struct DocumentNode {
         return try TimeModelError.located(path) { try Rate.directed(value) }
     }
 
+    /// An angle in degrees: a number (`180`, `172.8`) or a fraction as text.
+    package func angle() throws -> Rational {
+        let expected = "an angle in degrees such as 180"
+        guard let value = Rational(decimal: try text(expected)) else { throw wrongType(expected) }
+        return value
+    }
+
     /// A positive frame rate: a number (`29.97` is 30000/1001), or a fraction as text (`"30000/1001"`).
     package func frameRate() throws -> Rational {
         let expected = "a frame rate (a number such as 30 or 29.97, or a fraction such as \"30000/1001\")"

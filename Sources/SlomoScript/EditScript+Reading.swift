@@ -99,13 +99,17 @@ extension EditScript {
     }
 
     private static func output(_ node: DocumentNode) throws -> OutputSettings {
-        let keys = try node.mapping(allowed: ["mode", "fps", "codec", "frames", "interpolation", "size", "scaling", "audio"])
+        let keys = try node.mapping(allowed: ["mode", "fps", "codec", "frames", "interpolation", "shutter", "shutter-samples", "size",
+                                              "scaling", "audio"])
         var output = OutputSettings()
         output.mode = try keys["mode"]?.choice(OutputSettings.Mode.self)
         output.fps = try keys["fps"]?.frameRate()
         output.codec = try keys["codec"]?.string("a codec name such as h264")
         output.frames = try keys["frames"]?.choice(FrameChoice.self)
         output.interpolation = try keys["interpolation"]?.choice(InterpolationPreset.self)
+        if keys["shutter"] != nil || keys["shutter-samples"] != nil {
+            output.shutter = Shutter(angle: try keys["shutter"]?.angle() ?? Rational(0), samples: try keys["shutter-samples"]?.integer() ?? 1)
+        }
         if let size = keys["size"] {
             guard let parsed = OutputSettings.Size(parsing: try size.string("a size such as 1280x720")) else {
                 throw size.wrongType("a size such as 1280x720")

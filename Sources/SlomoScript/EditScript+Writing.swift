@@ -70,6 +70,10 @@ extension OutputSettings {
         if let codec { keys.append(("codec", .text(codec))) }
         if let frames { keys.append(("frames", .text(frames.rawValue))) }
         if let interpolation { keys.append(("interpolation", .text(interpolation.rawValue))) }
+        if let shutter {
+            keys.append(("shutter", DocumentValue(shutter.angle)))
+            if shutter.samples > 1 { keys.append(("shutter-samples", .number("\(shutter.samples)"))) }
+        }
         if let size { keys.append(("size", .text(size.description))) }
         if let scaling { keys.append(("scaling", .text(scaling.rawValue))) }
         var audioKeys: [(String, DocumentValue)] = []

@@ -26,6 +26,21 @@ import Testing
         return Int(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
+    /// `--rate -1` plays the sound backwards: each 10 ms beep (at k + 0.5 s) starts where its
+    /// end was, mirrored (10 − k − 0.51 s), and the length stays 10 s to the sample.
+    @Test func aNegativeRatePlaysTheSoundBackwards() throws {
+        let output = try FixtureCache.shared.scratchFolder("stretch-backwards").appendingPathComponent("backwards.wav").path
+        let result = try Slomo.run(["stretch", try Fixture.flashAndBeep.path, "--rate", "-1", "--audio", "varispeed", "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let beeps = try SyncProbe.beepOnsets(output)
+        let expected = (0..<10).map { 10 - Double(9 - $0) - 0.51 }
+        let worst = zip(beeps, expected).map { abs($0 - $1) }.max() ?? .infinity
+        print("stretch --rate -1: \(try Self.sampleFrames(output)) frames, beeps at \(beeps.map { String(format: "%.4f", $0) }), "
+              + "worst \(String(format: "%.3f", worst * 1000)) ms from the mirror")
+        #expect(try Self.sampleFrames(output) == 10 * 48000)
+        #expect(beeps.count == 10 && worst < 0.001)
+    }
+
     @Test(arguments: [["spectral"], ["spectral", "--spectral-engine", "rubberband"], ["time-domain"], ["low-latency"],
                       ["varispeed"]])
     func wavLengthIsExact(_ algorithm: [String]) throws {
@@ -52,7 +67,7 @@ import Testing
 
     @Test(arguments: [
         (["--rate", "0"], "rate"),
-        (["--rate=-1"], "rate"),
+        (["--rate=0"], "rate 0 would stop time"),
         (["--rate", "nan"], "rate"),
         (["--rate", "64"], "1/32"),
         (["--rate", "0.25", "--audio", "low-latency"], "low-latency"),
