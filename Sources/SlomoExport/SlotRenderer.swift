@@ -107,9 +107,10 @@ private struct ClipRenderer {
     }
 
     /// The light an open shutter collects from source time `start` to `end`: the pictures on
-    /// screen in between, each weighted by its time there, mixed in light. Where fewer than two
-    /// pictures are seen, `Shutter.samples` pictures made by `choice` at even times across the
-    /// exposure, or nil (the slot shows its own picture).
+    /// screen in between, each weighted by its time there, mixed in light. An exposure shorter
+    /// than a source picture's time on screen (a slow section) is `Shutter.samples` pictures
+    /// made by `choice` at even times across it, or nil (the slot shows its own picture, without
+    /// the double image two neighbours would make).
     private mutating func exposure(from start: MediaTime, to end: MediaTime, choice: FrameChoice) throws -> Frame? {
         let first = window.lastIndex { $0.time <= start } ?? 0
         var seen: [(frame: Frame, weight: Double)] = []
@@ -118,7 +119,8 @@ private struct ClipRenderer {
             let until = index + 1 < window.count ? MediaTime.min(window[index + 1].time, end) : end
             if until > from { seen.append((window[index].frame, (until - from).doubleSeconds)) }
         }
-        if seen.count < 2 {
+        let onScreen = first + 1 < window.count ? window[first + 1].time - window[first].time : nil
+        if seen.count < 2 || onScreen.map({ end - start < $0 }) == true {
             let samples = owner.shutter.samples
             guard samples > 1, choice != .nearest else { return nil }
             let step = (end - start).doubleSeconds / Double(samples)

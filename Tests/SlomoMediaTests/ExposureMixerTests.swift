@@ -3,7 +3,8 @@ import SlomoMedia
 import Testing
 
 /// The mean of pictures in light: white and black mixed half and half is light 0.5, BT.709
-/// code 0.705 (Y 170), not the coded mean (Y 126); one picture comes back as it went in.
+/// code 0.705 (Y 170), not the coded mean (Y 126); one picture comes back as it went in
+/// (within the rounding of 8-bit R'G'B').
 @Suite struct ExposureMixerTests {
     static func grey(_ level: UInt8) throws -> Frame {
         var buffer = PixelBuffer(.yuv420p, width: 64, height: 16)
@@ -31,7 +32,8 @@ import Testing
             let mixer = try ExposureMixer(width: 64, height: 16, format: .yuv420p, color: picture.color)
             mixer.start()
             try mixer.add(picture, weight: 1)
-            #expect(Self.luma(try mixer.finish(like: picture)) == level)
+            let back = Self.luma(try mixer.finish(like: picture))
+            #expect(abs(Int(back) - Int(level)) <= 1, "Y \(level) came back as \(back) (through 8-bit R'G'B')")
         }
     }
 }
