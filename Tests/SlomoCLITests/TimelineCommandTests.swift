@@ -26,31 +26,11 @@ import Testing
         return (source, path)
     }
 
-    /// Each clip of the first video track as OTIO computes it: where its media starts, its
-    /// time in the track, its time scalar and where it sits in the track, in seconds.
-    static let otioClips = """
-        import json, sys
-        import opentimelineio as otio
-        timeline = otio.adapters.read_from_file(sys.argv[1])
-        clips = []
-        for clip in timeline.video_tracks()[0].find_clips():
-            scalar = 1.0
-            for effect in clip.effects:
-                if isinstance(effect, otio.schema.LinearTimeWarp):
-                    scalar *= effect.time_scalar
-            placed = clip.range_in_parent()
-            clips.append({"start": clip.source_range.start_time.to_seconds(),
-                          "duration": clip.source_range.duration.to_seconds(),
-                          "scalar": scalar, "at": placed.start_time.to_seconds(),
-                          "url": clip.media_reference.target_url})
-        print(json.dumps(clips))
-        """
-
     @Test(arguments: [["2-4x0.25"], ["2-4x0.25:ramp=0.3", "6-8x2"], ["1-3x1/3", "5-6x0.125:ramp-out=0.2"],
                       ["2-4x0.25:ramp=0.3:ease=in-out", "6-8x2:ramp=0.5:ease=cubic-bezier(0.1,0.7,0.4,1)"]])
     func otioLibraryComputesThePlannedTiming(sections: [String]) throws {
         let (source, path) = try Self.writeTimeline(sections, "plan.otio")
-        let clips = try #require(try Python.json(Self.otioClips, [path]) as? [[String: Any]])
+        let clips = try Python.otioClips(path)
         let segments = try Self.planSegments([source] + sections.flatMap { ["--section", $0] })
         var index = 0
         for segment in segments {
@@ -258,7 +238,7 @@ import Testing
         let result = try Slomo.run(["retime", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "-o", movie,
                                     "--timeline", otio, "--overwrite", "--quiet"])
         #expect(result.status == 0, "\(result.standardError)")
-        let clips = try #require(try Python.json(Self.otioClips, [otio]) as? [[String: Any]])
+        let clips = try Python.otioClips(otio)
         #expect(clips.map { $0["scalar"] as! Double } == [1, 0.25, 1])
         let rerun = try Slomo.run(["timeline", try Fixture.flashAndBeep.path, "--section", "2-4x0.25", "-o", otio])
         #expect(rerun.status != 0 && rerun.standardError.contains("already exists"), "an existing timeline is kept")
