@@ -110,6 +110,11 @@ extension Rate {
         return try directed(value)
     }
 
+    /// The rate with its direction as one number, negative when `reversed` (`directed`'s inverse).
+    public func directedValue(reversed: Bool) -> Rational {
+        reversed ? Rational(-value.numerator, value.denominator) : value
+    }
+
     /// The rate as written for a section: `-0.5` when `reversed`.
     public static func text(_ rate: Rate, reversed: Bool) -> String { (reversed ? "-" : "") + rate.description }
 }

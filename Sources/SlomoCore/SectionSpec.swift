@@ -124,7 +124,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
 
     /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral:frames=blend`.
     public var description: String {
-        var text = "\(start)-\(end)x\(reversed ? "-" : "")\(rate)"
+        var text = "\(start)-\(end)x" + Rate.text(rate, reversed: reversed)
         if rampIn == rampOut && rampIn != .zero {
             text += ":ramp=\(rampIn.exactDescription)"
         } else {

@@ -13,11 +13,14 @@ struct PacketRetimer {
     /// exact; ramps rounded to the microsecond could in theory need it).
     private(set) var nudgedPackets = 0
     private var lastDTS: Int64?
+    /// Whether any segment plays backwards (else no packet needs its segment looked up).
+    private let reverses: Bool
 
     init(map: TimeMap, origin: MediaTime, outputTimeBase: Rational) {
         self.map = map
         self.origin = origin
         self.outputTimeBase = outputTimeBase
+        reverses = map.segments.contains(where: \.isReversed)
     }
 
     /// The output time of an input timestamp.
@@ -32,19 +35,11 @@ struct PacketRetimer {
 
     /// Rewrites the packet's timestamps into `outputTimeBase`.
     mutating func retime(_ packet: Packet) throws {
-        if try retimeReversed(packet) { return }
+        if reverses, try retimeReversed(packet) { return }
         let input = packet.timeBase
         let pts = try packet.pts.map { try outputTicks($0, timeBase: input) }
         var dts = try packet.dts.map { try outputTicks($0, timeBase: input) }
-        if var decoding = dts {
-            if let lastDTS, decoding <= lastDTS {
-                decoding = lastDTS + 1
-                nudgedPackets += 1
-            }
-            if let pts, decoding > pts { decoding = pts }
-            dts = decoding
-            lastDTS = decoding
-        }
+        if let decoding = dts { dts = rising(decoding, notAfter: pts) }
         var duration: Int64 = 0
         if packet.duration > 0, let start = packet.pts ?? packet.dts {
             let end = try outputTicks(start + packet.duration, timeBase: input)
@@ -68,16 +63,24 @@ struct PacketRetimer {
         let end = MediaTime(ticks: pts + packet.duration, timeBase: input) - origin
         let shown = try segment.outputTime(at: end).ticks(in: outputTimeBase, rounding: .nearest)
         let until = try segment.outputTime(at: time).ticks(in: outputTimeBase, rounding: .nearest)
-        var decoding = shown
-        if let lastDTS, decoding <= lastDTS {
-            decoding = lastDTS + 1
-            nudgedPackets += 1
-        }
-        lastDTS = decoding
+        let decoding = rising(shown, notAfter: nil)
         packet.timeBase = outputTimeBase
         packet.pts = max(shown, decoding)
         packet.dts = decoding
         packet.duration = until - shown
         return true
+    }
+
+    /// `decoding`, moved just past the last DTS when it is not after it (counted), and no later
+    /// than `pts`; remembered as the last DTS.
+    private mutating func rising(_ decoding: Int64, notAfter pts: Int64?) -> Int64 {
+        var value = decoding
+        if let lastDTS, value <= lastDTS {
+            value = lastDTS + 1
+            nudgedPackets += 1
+        }
+        if let pts, value > pts { value = pts }
+        lastDTS = value
+        return value
     }
 }

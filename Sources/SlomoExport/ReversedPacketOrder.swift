@@ -82,8 +82,8 @@ struct ReversedPacketOrder {
     }
 
     /// Reads the block of the current reversed section that ends at `blockEnd`, giving each
-    /// packet its duration from the next one; after the section's first block, seeks to its
-    /// end to go on forwards.
+    /// packet its duration from the next one; after the section's last block (the one that
+    /// reaches its start), seeks to its end to go on forwards.
     private mutating func readBlock() throws {
         guard let end = blockEnd, let section = reversed.first else { return }
         let start = MediaTime.max(section.start, end - blockLength)

@@ -26,10 +26,9 @@ struct ReversedSectionDecoder {
         guard let video = demuxer.file.videoStream else { throw ExportError(.noVideo, "\(path): has no video stream") }
         let reader = try BackwardPictureReader(demuxer: demuxer, stream: video.index, threads: threads)
         let mirror = section.start + section.end
-        let frameLength = MediaTime(seconds: video.video?.nominalFrameRate?.reciprocal ?? Rational(1, 10))
         // From the section's end, or, for a chunk, from just after the picture its first slot shows.
-        let end = schedule.decodingStart.map { MediaTime.min(section.end, mirror - $0 + MediaTime(seconds: frameLength.seconds * Rational(3))) }
-            ?? section.end
+        let margin = MediaTime(seconds: reader.frameLength.seconds * Rational(3))
+        let end = schedule.decodingStart.map { MediaTime.min(section.end, mirror - $0 + margin) } ?? section.end
         // Reading goes one picture past the section's start: the mirrored clip's last neighbour.
         try reader.read(before: end, through: section.start, floor: clipStart) { gop in
             for picture in gop {

@@ -31,7 +31,7 @@ public final class BackwardPictureReader {
     private let decoder: Decoder
     private let origin: MediaTime
     /// A frame's length: the nominal frame period, else 0.1 s.
-    private let frameLength: MediaTime
+    public let frameLength: MediaTime
     /// Packets read and pictures decoded so far.
     public private(set) var packets = 0, decodedPictures = 0
 

@@ -193,7 +193,7 @@ struct PlaybackSession {
         current = picture
         if clipChanged { sizeVideoFeed() }
         let heard = audio?.ring.now()
-        log?.write(PresentationLog.Shown(clip: backward.map { reversed ? $0.originalClips[picture.clip] : picture.clip } ?? picture.clip,
+        log?.write(PresentationLog.Shown(clip: reversed ? backward!.originalClips[picture.clip] : picture.clip,
                                          sourceTime: picture.sourceTime.doubleSeconds,
                                          outputTime: forwardTime(picture.itemTime.doubleSeconds),
                                          wallTime: seconds(since: start), audioFrame: heard?.deviceFrame,

@@ -48,7 +48,7 @@ extension FreezeSpec {
 extension SectionSpec {
     fileprivate var document: DocumentValue {
         var keys: [(String, DocumentValue)] = [("start", DocumentValue(start)), ("end", DocumentValue(end)),
-                                                ("rate", DocumentValue(reversed ? Rational(-rate.value.numerator, rate.value.denominator) : rate.value))]
+                                                ("rate", DocumentValue(rate.directedValue(reversed: reversed)))]
         if rampIn == rampOut && rampIn != .zero {
             keys.append(("ramp", DocumentValue(rampIn.seconds)))
         } else {
