@@ -35,7 +35,7 @@ enum ExitStatus {
         case let error as ExportError:
             return [.invalidPlan, .unsupportedCodec, .unsupportedContainer, .outputIsInput].contains(error.kind) ? usage : failed
         case let error as CaptureError:
-            return [.invalidInput, .invalidLimit].contains(error.kind) ? usage : failed
+            return [.invalidInput, .invalidLimit, .invalidControl].contains(error.kind) ? usage : failed
         case let error as BatchError:
             return [.invalidPlan, .invalidRunFolder, .invalidIndex].contains(error.kind) ? usage : failed
         default:

@@ -7,6 +7,8 @@ public struct CaptureError: SettingError, Hashable, Sendable {
     /// What kind of problem it is, for code that reacts to it.
     public enum Kind: String, Sendable, Codable {
         case invalidInput, invalidLimit, deviceNotFound, deviceBusy, unsupportedFormat
+        /// A camera control asked for that the camera does not have, or a value outside its range.
+        case invalidControl
         case unreachable, outputProblem, noDiskSpace, internalError
     }
 

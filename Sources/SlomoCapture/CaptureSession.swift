@@ -25,6 +25,8 @@ public final class CaptureSession: @unchecked Sendable {
         var movieOutputs: [MovieFileOutput] = []
         var frameOutputs: [FrameOutput] = []
         var meters: [AudioLevelMeter] = []
+        /// Cameras whose controls are set before the recording, and held during it.
+        var cameras: [(camera: CameraControls, setup: CameraSetup)] = []
         var openTimeout: Double = 10
         var stallTimeout: Double = 3
     }
@@ -46,6 +48,8 @@ public final class CaptureSession: @unchecked Sendable {
         /// Samples received from each input.
         var received: [Int] = []
         var frameRateMeter = FrameRateMeter()
+        /// The cameras held while the session runs (given back when it stops).
+        var heldCameras: [CameraControls] = []
     }
 
     let shared = Guarded(Shared())
@@ -96,6 +100,14 @@ public final class CaptureSession: @unchecked Sendable {
         try configure { $0.frameOutputs.append(output) }
     }
 
+    /// Sets a camera's controls when the session starts (before its inputs open), writes the
+    /// controls in force into every movie's metadata (`camera`, `camera_controls`), and holds
+    /// the camera while the session runs, so that no other program changes it (before
+    /// `startRunning()`; `CameraControls.setup` makes and checks `setup`).
+    public func add(_ camera: CameraControls, setup: CameraSetup) throws(CaptureError) {
+        try configure { $0.cameras.append((camera, setup)) }
+    }
+
     /// Adds audio level meters fed by every audio input (before `startRunning()`).
     public func add(_ meter: AudioLevelMeter) throws(CaptureError) {
         try configure { $0.meters.append(meter) }
@@ -122,6 +134,11 @@ public final class CaptureSession: @unchecked Sendable {
         }
         try Self.check(configuration)
         for input in configuration.inputs where input.kind == .camera { try CaptureDevice.checkCamera(for: input) }
+        var cameraTags: [String: String] = [:]
+        for (index, (camera, setup)) in configuration.cameras.enumerated() {
+            let tags = CameraControls.metadata(camera: camera.name, controls: try camera.apply(setup))
+            for (key, value) in tags { cameraTags[index == 0 ? key : "\(key).\(index + 1)"] = value }
+        }
         var opened: [CaptureSource] = []
         for (index, input) in configuration.inputs.enumerated() {
             let source = try CaptureSource(index: index, input: input, openTimeout: configuration.openTimeout)
@@ -131,12 +148,22 @@ public final class CaptureSession: @unchecked Sendable {
             else if source.isRaw || wantsFrames || wantsSamples { try source.makeDecoder() }
             opened.append(source)
         }
+        // FFmpeg's handles have set the formats and started the streams: hold the cameras now.
+        var held: [CameraControls] = []
+        for (camera, _) in configuration.cameras {
+            do throws(CaptureError) { try camera.hold(true) } catch {
+                for done in held { try? done.hold(false) }
+                throw error
+            }
+            held.append(camera)
+        }
         var prepared: [MovieFileOutput] = []
         for output in configuration.movieOutputs {
             do {
-                try output.prepare(sources: opened)
+                try output.prepare(sources: opened, sessionTags: cameraTags)
             } catch {
                 for done in prepared { done.close(); done.runWriter() }
+                for camera in held { try? camera.hold(false) }
                 throw error
             }
             output.onStop = { [weak self] reason in self?.stop(reason) }
@@ -157,6 +184,7 @@ public final class CaptureSession: @unchecked Sendable {
             $0.writers = writers
             $0.grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate }
             $0.received = Array(repeating: 0, count: opened.count)
+            $0.heldCameras = held
             $0.state = .running
         }
         for (worker, loop) in zip(writers, outputLoops) { worker.start(loop.body) }
@@ -195,6 +223,9 @@ public final class CaptureSession: @unchecked Sendable {
             return shared.wiring
         }
         guard let wiring else { return }
+        for camera in shared.withLock({ shared in defer { shared.heldCameras = [] }; return shared.heldCameras }) {
+            try? camera.hold(false)
+        }
         for source in wiring.sources { source.interrupt.raise() }
         for output in wiring.movieOutputs { output.noteStop(why) }
         _ = PipelineWorker("slomo-stop", scope: LiveObjects.currentScope) {

@@ -5,8 +5,9 @@ import SlomoMedia
 
 extension MovieFileOutput {
     /// Checks the settings and the target, creates the file and its tracks, writes the header
-    /// (session thread, before capture starts).
-    func prepare(sources: [CaptureSource]) throws(CaptureError) {
+    /// (session thread, before capture starts). `sessionTags` are tags the session adds (the
+    /// cameras' controls); the settings' own tags win over them.
+    func prepare(sources: [CaptureSource], sessionTags: [String: String] = [:]) throws(CaptureError) {
         try checkSettings()
         let audioCodec = settings.audioCodec ?? Self.defaultAudioCodec(for: settings.path)
         if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
@@ -24,7 +25,7 @@ extension MovieFileOutput {
                 tracks[source.index] = track
                 queueCapacity += capacity
             }
-            let tags = Self.initialTags(from: settings.metadata)
+            let tags = Self.initialTags(from: settings.metadata.merging(sessionTags) { own, _ in own })
             muxer.setMetadata(tags)
             try muxer.writeHeader(options: Self.headerOptions)
             try muxer.reserveHeaderSpace(settings.headerReserveBytes)

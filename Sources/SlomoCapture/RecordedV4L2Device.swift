@@ -26,6 +26,12 @@ public final class RecordedV4L2Device: V4L2Device {
     public let driver: String
     /// How many ioctls were asked, for tests.
     public private(set) var requestCount = 0
+    /// The controls, when recorded (`loadControls(listCtrlsMenus:)`), with their values now.
+    var controls: [CameraControl] = []
+    /// The priority this handle holds (`VIDIOC_S_PRIORITY`), for tests.
+    public internal(set) var priority: UInt32 = V4L2_PRIORITY_DEFAULT.rawValue
+    /// Every `VIDIOC_S_CTRL` the device accepted, in order: (control name, value), for tests.
+    public internal(set) var controlsSet: [(name: String, value: Int64)] = []
 
     /// Parses the output of `v4l2-ctl --list-formats-ext` (and reports the device as `card`).
     public init(listFormatsExt text: String, card: String = "Recorded Camera", driver: String = "uvcvideo") throws(CaptureError) {
@@ -157,11 +163,11 @@ public final class RecordedV4L2Device: V4L2Device {
             }
             return 0
         default:
-            return slomo_errno_enotty()
+            return answerControlRequest(request, argument)
         }
     }
 
-    private static func write<T>(_ text: String, into tuple: inout T) {
+    static func write<T>(_ text: String, into tuple: inout T) {
         withUnsafeMutableBytes(of: &tuple) { bytes in
             bytes.initializeMemory(as: UInt8.self, repeating: 0)
             for (index, byte) in text.utf8.prefix(bytes.count - 1).enumerated() { bytes[index] = byte }

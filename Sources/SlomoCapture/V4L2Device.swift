@@ -17,6 +17,11 @@ public enum V4L2Request {
     public static var enumerateFrameSizes: UInt { UInt(slomo_vidioc_enum_framesizes()) }
     public static var enumerateFrameIntervals: UInt { UInt(slomo_vidioc_enum_frameintervals()) }
     public static var getParameters: UInt { UInt(slomo_vidioc_g_parm()) }
+    public static var queryControl: UInt { UInt(slomo_vidioc_queryctrl()) }
+    public static var queryMenu: UInt { UInt(slomo_vidioc_querymenu()) }
+    public static var getControl: UInt { UInt(slomo_vidioc_g_ctrl()) }
+    public static var setControl: UInt { UInt(slomo_vidioc_s_ctrl()) }
+    public static var setPriority: UInt { UInt(slomo_vidioc_s_priority()) }
 }
 
 /// A real device node opened for ioctls (`/dev/videoN`).
