@@ -17,7 +17,7 @@ struct Slomo: AsyncParsableCommand {
             SIGTERM), 3 capture source lost.
             """,
         version: "slomo \(SlomoVersion.current)",
-        subcommands: [Inspect.self, Detect.self, PlanCommand.self, Retime.self, Export.self, PlayCommand.self, TimelineCommand.self, Stretch.self, Capture.self,
+        subcommands: [Inspect.self, Detect.self, PlanCommand.self, Retime.self, Export.self, PlayCommand.self, Still.self, TimelineCommand.self, Stretch.self, Capture.self,
                       Devices.self, Batch.self])
 
     static func main() async {
