@@ -84,7 +84,9 @@ let package = Package(
         // Pictures: time maps and frame intervals drawn with cairo as PNG, SVG or PDF.
         .target(name: "SlomoPlot", dependencies: ["SlomoCore", "SlomoMedia", "SlomoDetect", "CCairo"]),
         // Playback at any rate: Player and PlayerItem, SDL window and sound, the audio clock as master.
-        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoComposition", "CSDL2", "CCairo"]),
+        // Also capture's live preview, in the same window.
+        .target(name: "SlomoPlayback", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoMedia", "SlomoAudio", "SlomoComposition", "SlomoCapture",
+                                                      "CSDL2", "CCairo"]),
         // Batches: a manifest's jobs planned and checked, a run folder of results, engines that
         // run them here or as Slurm job arrays.
         .target(name: "SlomoBatch", dependencies: ["SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia"]),

@@ -3,6 +3,7 @@ import Foundation
 import SlomoCapture
 import SlomoCore
 import SlomoMedia
+import SlomoPlayback
 
 /// `slomo capture --input SPEC… -o take.mov`: record high-frame-rate video.
 struct Capture: ParsableCommand {
@@ -27,6 +28,18 @@ struct Capture: ParsableCommand {
             (`kill -USR1 PID`); the file's time line continues without a gap. --duration counts \
             recorded time, not pauses.
 
+            Commands while recording (--command-fifo PATH, one a line): `meta KEY=VALUE` adds a \
+            tag (in the file from the next fragment, so a crash keeps it), `still PATH` writes the \
+            frame being recorded (.png, .tiff, .jpg), `pause`, `resume`. A bad line is reported \
+            and the recording goes on: echo "meta location=Court 3" > take.cmd
+
+            Camera settings (v4l2): --exposure, --focus, --white-balance, --flicker and --torch map \
+            to whatever the camera names its controls; --control NAME=VALUE sets any control `slomo \
+            devices --controls` lists. They are checked against the camera's ranges before anything \
+            opens, set before the recording starts, held for the session (no other program changes \
+            them meanwhile) and written into the movie's metadata (camera_controls). A --format with \
+            a rate turns off exposure priority, which would let the camera lower its rate in dim light.
+
             Exit status: 0 when the recording finished (on a limit or Ctrl-C), 1 on an error \
             (nothing usable or the file could not be finished), 3 when the source was lost and the \
             file was finalised up to that point, 64 for a bad option or value.
@@ -34,7 +47,10 @@ struct Capture: ParsableCommand {
             Examples:
               slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov
               slomo capture --input x11::0+0,0/1280x720@60 -o screen.mp4
+              slomo capture --input testsrc:1280x720@240 --preview --duration 10 -o framed.mov
               slomo capture --input v4l2:/dev/video0 --format 1280x720@120 -o cam.mov
+              slomo capture --input v4l2:/dev/video0 --format 1280x720@240 --exposure 1/1000 \\
+                --focus locked --white-balance 5600 --flicker 50 -o impact.mov
             """)
 
     @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))
@@ -95,6 +111,20 @@ struct Capture: ParsableCommand {
     @Flag(help: "Replace the output file if it exists.")
     var overwrite = false
 
+    @Flag(help: "Show what is recorded in a window, with the status in its title (never slows the recording).")
+    var preview = false
+
+    /// JSON lines of every preview frame shown (tests; docs/capture.md).
+    @Option(name: .customLong("preview-log"), help: .hidden)
+    var previewLog: String?
+
+    @Option(name: .customLong("command-fifo"),
+            help: ArgumentHelp("Read commands while recording from this named pipe (made if missing): "
+                               + "meta KEY=VALUE, still PATH, pause, resume.", valueName: "path"))
+    var commandFIFO: String?
+
+    @OptionGroup(title: "Camera settings (v4l2)") var cameraOptions: CameraControlOptions
+
     @OptionGroup var progressOptions: ProgressOptions
 
     func validate() throws {
@@ -143,6 +173,12 @@ struct Capture: ParsableCommand {
         let session = CaptureSession()
         session.openTimeout = openTimeout
         for spec in inputs { try session.add(CaptureInput(parsing: spec, options: parsing)) }
+        let requests = try cameraOptions.requests()
+        if let camera = try cameraOptions.camera(among: session.inputs, asked: requests) {
+            let setup = try camera.setup(requests, frameRate: parsing.format?.frameRate)
+            try session.add(camera, setup: setup)
+            if !progressOptions.quiet { Self.describe(setup, of: camera) }
+        }
 
         var settings = MovieFileOutput.Settings(path: output)
         settings.fragmentInterval = .seconds(Self.seconds(fragment)!)
@@ -163,6 +199,15 @@ struct Capture: ParsableCommand {
         let meter = AudioLevelMeter()
         try session.add(meter)
 
+        let printer = CaptureStatusPrinter(style: progressOptions.style, limit: settings.maxDuration?.doubleSeconds)
+        let commands = try commandFIFO.map { path throws(CaptureError) in
+            try CaptureCommandFIFO(path: path, movie: movie) { [style = printer.style] report in
+                CaptureStatusPrinter.command(report, style: style)
+            }
+        }
+        try commands?.attach(to: session)
+        let window = preview ? try CapturePreview(session: session, title: "slomo capture — \((output as NSString).lastPathComponent)",
+                                                  presentationLog: previewLog) : nil
         let interrupt = Interrupt { session.stopRunning() }
         let pause = Interrupt(signals: [SIGUSR1]) { movie.pauseRecording() }
         let resume = Interrupt(signals: [SIGUSR2]) { movie.resumeRecording() }
@@ -174,9 +219,20 @@ struct Capture: ParsableCommand {
                 FileHandle.standardError.write(Data("\(input.label): \(String(format: "%.3f", rate.doubleValue)) fps granted\n".utf8))
             }
         }
-        let printer = CaptureStatusPrinter(style: progressOptions.style, limit: settings.maxDuration?.doubleSeconds)
+        commands?.start()
+        defer { commands?.stop() }
+        var previewProblemSaid = false
         while !session.waitUntilFinished(timeout: printer.style == .json ? 0.5 : 0.25) {
-            printer.status(session.statistics())
+            let statistics = session.statistics()
+            printer.status(statistics)
+            if let window {
+                window.setStatus(CaptureStatusLine.text(statistics, limit: settings.maxDuration?.doubleSeconds, width: 120)
+                                 + " · preview skipped \(window.skippedFrames)")
+                if let problem = window.problem, !previewProblemSaid {
+                    FileHandle.standardError.write(Data("\nslomo: no preview (\(problem)); the recording goes on\n".utf8))
+                    previewProblemSaid = true
+                }
+            }
         }
         printer.status(session.statistics(), final: true)
         guard let result = movie.result else { throw CaptureError(.internalError, "the recording did not finish") }
@@ -184,6 +240,10 @@ struct Capture: ParsableCommand {
         if !result.finishedSuccessfully {
             throw CaptureError(.outputProblem, "\(result.path): \(result.reason)" + (result.finishingProblem.map { " (\($0))" } ?? "")
                                + (result.fileSize > 0 ? "; the fragments written so far are playable" : ""))
+        }
+        if let window, !progressOptions.quiet {
+            FileHandle.standardError.write(Data(("preview: \(window.shownFrames) frames shown, \(window.skippedFrames) skipped "
+                                                 + "for newer ones (the recording has every frame)\n").utf8))
         }
         if !progressOptions.quiet {
             let paused = result.pausedSeconds > 0 ? String(format: ", %.3f s paused", result.pausedSeconds) : ""
@@ -194,6 +254,15 @@ struct Capture: ParsableCommand {
             FileHandle.standardError.write(Data("slomo: \(result.reason); the file was finalised up to that point: \(result.path)\n".utf8))
             throw ExitCode(3)
         }
+    }
+
+    /// The controls a recording sets, and why, on stderr.
+    private static func describe(_ setup: CameraSetup, of camera: CameraControls) {
+        guard !setup.assignments.isEmpty else { return }
+        let writes = setup.assignments.map { "\($0.control.name)=\($0.control.describe($0.value))" }
+        var text = "\(camera.label): setting \(writes.joined(separator: ", "))\n"
+        for note in setup.notes { text += "slomo: \(note)\n" }
+        FileHandle.standardError.write(Data(text.utf8))
     }
 
     /// `10`, `10s`, `1.5s`, `2m`, `1h`, `500ms` as seconds.
@@ -267,6 +336,25 @@ struct CaptureStatusPrinter {
         }
     }
 
+    /// A line read from the command FIFO and what became of it.
+    static func command(_ report: CaptureCommandFIFO.Report, style: ProgressOptions.Style) {
+        switch style {
+        case .json:
+            emit(Command(line: report.line, succeeded: report.succeeded, message: report.message))
+        case .bar, .none:
+            let text = (report.succeeded ? "slomo: \(report.command.map { "\($0)" } ?? report.line): " : "slomo: bad command ")
+                + report.message
+            FileHandle.standardError.write(Data(((style == .bar ? "\r\u{1B}[K" : "") + text + "\n").utf8))
+        }
+    }
+
+    private struct Command: Encodable {
+        let event = "command"
+        let line: String
+        let succeeded: Bool
+        let message: String
+    }
+
     func finished(_ result: RecordingResult) {
         guard style == .json else { return }
         emit(Finished(path: result.path, reason: result.reason.code, message: result.reason.description,
@@ -276,7 +364,9 @@ struct CaptureStatusPrinter {
                       fileSize: result.fileSize))
     }
 
-    private func emit(_ value: some Encodable) {
+    private func emit(_ value: some Encodable) { Self.emit(value) }
+
+    private static func emit(_ value: some Encodable) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         guard let data = try? encoder.encode(value) else { return }

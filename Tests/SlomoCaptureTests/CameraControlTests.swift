@@ -160,7 +160,7 @@ import Testing
     @Test func aSessionSetsHoldsAndRecordsTheControls() throws {
         let (camera, _) = try Self.camera(Self.webcam, name: "HD Pro Webcam C920")
         let setup = try camera.setup([.exposure(Rational(1, 500)), .focus(.locked), .flicker(.hz50)], frameRate: Rational(60))
-        let (session, take, path) = try startTestPatternRecording("camera-controls", fps: 60, configure: { session in
+        let (session, take, path) = try startTestPatternRecording("camera-controls", fps: 60, configure: { session, _ in
             try session.add(camera, setup: setup)
         })
         usleep(400_000)

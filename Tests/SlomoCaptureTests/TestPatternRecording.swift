@@ -5,18 +5,18 @@ import SlomoTestSupport
 
 /// A running session recording a small real-time test pattern at `fps` into `file` in a fresh
 /// scratch folder; `settings` adjusts the output's settings before it is added, `configure`
-/// the session before it starts.
+/// the session (with its movie output) before it starts.
 func startTestPatternRecording(_ scratch: String, file: String = "take.mov", fps: Int,
                                settings adjust: (inout MovieFileOutput.Settings) -> Void = { _ in },
-                               configure: (CaptureSession) throws -> Void = { _ in })
+                               configure: (CaptureSession, MovieFileOutput) throws -> Void = { _, _ in })
     throws -> (session: CaptureSession, take: MovieFileOutput, path: String) {
     let path = try FixtureCache.shared.scratchFolder(scratch).appendingPathComponent(file).path
     let session = CaptureSession()
     try session.add(.testPattern(width: 160, height: 120, frameRate: Rational(Int64(fps))))
-    try configure(session)
     var settings = MovieFileOutput.Settings(path: path)
     adjust(&settings)
     let take = try session.add(MovieFileOutput(settings: settings))
+    try configure(session, take)
     try session.startRunning()
     return (session, take, path)
 }
