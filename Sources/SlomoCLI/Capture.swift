@@ -47,10 +47,11 @@ struct Capture: ParsableCommand {
             Examples:
               slomo capture --input testsrc:1280x720@240 --duration 10 -o take.mov
               slomo capture --input x11::0+0,0/1280x720@60 -o screen.mp4
-              slomo capture --input testsrc:1280x720@240 --preview --duration 10 -o framed.mov
+              slomo capture --input testsrc:1280x720@240 --preview -o framed.mov
               slomo capture --input v4l2:/dev/video0 --format 1280x720@120 -o cam.mov
-              slomo capture --input v4l2:/dev/video0 --format 1280x720@240 --exposure 1/1000 \\
-                --focus locked --white-balance 5600 --flicker 50 -o impact.mov
+              slomo capture --input v4l2:/dev/video0 --format 1280x720@240 \\
+                --exposure 1/1000 --focus locked --white-balance 5600 -o impact.mov
+              slomo capture --input testsrc:1280x720@240 --command-fifo take.cmd -o t.mov
             """)
 
     @Option(name: .customLong("input"), help: ArgumentHelp("A source, e.g. testsrc:1280x720@240 (repeatable).", valueName: "spec"))

@@ -20,7 +20,7 @@ struct Devices: ParsableCommand {
               slomo devices
               slomo devices --controls
               slomo devices --json | jq '.cameras[].path'
-              slomo devices --controls --json | jq '.cameras[0].controls[] | select(.name == "auto_exposure")'
+              slomo devices --controls --json | jq '.cameras[0].controls[].name'
 
             \(ExitStatus.help)
             """)

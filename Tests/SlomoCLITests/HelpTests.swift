@@ -5,7 +5,7 @@ import Testing
 /// Issue 16, item 11: every command's help teaches with copy-pasteable examples that an
 /// 80-column terminal shows whole, states each default once, and gives the exit statuses.
 @Suite struct HelpTests {
-    static let commands = ["inspect", "detect", "plan", "retime", "export", "play", "timeline", "stretch", "capture", "devices", "batch"]
+    static let commands = ["inspect", "detect", "plan", "retime", "export", "play", "timeline", "stretch", "capture", "devices", "still", "batch"]
 
     static func help(_ command: String, columns: Int) throws -> String {
         let result = try Slomo.run([command, "--help"], environment: ["COLUMNS": "\(columns)"])
