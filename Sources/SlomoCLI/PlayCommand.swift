@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SlomoAudio
 import SlomoCore
 import SlomoPlayback
 
@@ -24,6 +25,7 @@ struct PlayCommand: ParsableCommand {
               slomo play match.mov --section 2-4x0.25 --audio time-domain
               slomo play edit.yaml --rate 0.5 --start 12.5 --loop
               slomo play match.mov --rate -1 --start 8
+              slomo play interview.mov --rate 0.5 --pitch -2
               slomo play phone-clip.mov --phone --no-video
 
             \(ExitStatus.help)
@@ -38,6 +40,11 @@ struct PlayCommand: ParsableCommand {
     var rate: String = "1"
 
     @OptionGroup var audioOptions: AudioAlgorithmOptions
+
+    @Option(parsing: .unconditional,    // `--pitch -3` reads -3 as the value
+            help: ArgumentHelp("Shift the sound's pitch by this many semitones, the speed kept, -24 to 24 (default 0; "
+                               + "the - and = keys change it while playing); not with varispeed.", valueName: "semitones"))
+    var pitch: Double?
 
     @Option(help: ArgumentHelp("Where to start, in output time: seconds, 1:02.5 or a timecode.", valueName: "time"))
     var start: String?
@@ -64,12 +71,19 @@ struct PlayCommand: ParsableCommand {
 
     func validate() throws {
         if noVideo && noAudio { throw ValidationError("--no-video and --no-audio together leave nothing to play.") }
+        if let pitch, !(abs(pitch) <= PitchShift.maximumSemitones) {
+            throw ValidationError("--pitch \(String(format: "%g", pitch)): slomo shifts the pitch by -24 to 24 semitones.")
+        }
     }
 
     func run() throws {
         let (playRate, backwards) = try optionValue { try Rate.parsingDirected(rate) }
         let algorithm = try audioOptions.algorithm()
         let engine = try audioOptions.engine()
+        if let pitch, pitch != 0, algorithm == .varispeed {
+            throw CommandError("--pitch \(String(format: "%g", pitch)): varispeed's pitch follows its rate, so it cannot be shifted on its own; "
+                               + "shift it with spectral, time-domain or low-latency audio")
+        }
         let edit = try source.edit()
         let item = try PlayerItem(edit.composition)
         var options = Player.Options()
@@ -87,7 +101,7 @@ struct PlayCommand: ParsableCommand {
         } else if backwards {
             options.start = item.duration
         }
-        let player = Player(item: item, rate: playRate, audioAlgorithm: algorithm, options: options) { event in
+        let player = Player(item: item, rate: playRate, audioAlgorithm: algorithm, pitch: pitch ?? 0, options: options) { event in
             if case .notice(let text) = event { FileHandle.standardError.write(Data("slomo play: \(text)\n".utf8)) }
         }
         let interrupt = Interrupt { player.quit() }

@@ -46,7 +46,7 @@ package final class JoinedAudio {
     /// `prerollSeconds` how much source warms a stretcher up (nil: the renderer's default).
     package init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
          sampleRate: (Int) -> Int, pitch semitones: Double = 0, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
-        let ratio = pow(2, semitones / 12)
+        let ratio = PitchShift.ratio(semitones: semitones)
         let rendered = semitones == 0 ? parts : try parts.map { part in
             AudioPart(path: part.path, stream: part.stream, map: try part.map.scaled(by: Rate(Rational(approximating: 1 / ratio))),
                       origin: part.origin)

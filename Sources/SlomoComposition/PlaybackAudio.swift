@@ -18,6 +18,8 @@ public final class PlaybackAudio {
     public let startTime: MediaTime
     /// The rate on top of the composition's sections.
     public let rate: Rate
+    /// Semitones the sound is moved by, its length kept (0: the source's pitch).
+    public let pitch: Double
     private let joined: JoinedAudio
     /// Source that warms a stretcher up before the stream's first frame: 43 ms, one window of
     /// the phase-gradient engine. A player starts a stream at every seek and change of rate,
@@ -27,9 +29,10 @@ public final class PlaybackAudio {
 
     /// Throws `CompositionError(.noAudio)` when no clip has audio, `AudioError` when a segment's
     /// rate times `rate` is outside `algorithm`'s range, and the errors of the files.
-    /// `files` are the clips' files, in clip order.
+    /// `files` are the clips' files, in clip order; `pitch` moves every frequency by that many
+    /// semitones, the length kept (not with varispeed, whose pitch follows its rate).
     public init(_ map: CompositionMap, files: [MediaFile], from start: MediaTime, rate: Rate, algorithm: TimePitchAlgorithm,
-                spectralEngine: SpectralEngine) throws {
+                spectralEngine: SpectralEngine, pitch: Double = 0) throws {
         let first = map.source(atOutput: start).clip
         let parts = try zip(map.entries, files).enumerated().dropFirst(first).map { index, clip in
             let (entry, file) = clip
@@ -39,13 +42,14 @@ public final class PlaybackAudio {
         }
         // One piece at a time: playing needs real time only, and pieces rendered ahead in bursts
         // on every core starved the sound device and the screen.
-        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 }, parallelism: 1,
-                                 prerollSeconds: Self.prerollSeconds)
+        joined = try JoinedAudio(parts, algorithm: algorithm, spectralEngine: spectralEngine, sampleRate: { $0 }, pitch: pitch,
+                                 parallelism: 1, prerollSeconds: Self.prerollSeconds)
         sampleRate = joined.format.sampleRate
         channelCount = joined.format.channelCount
         let firstFrame = try parts[0].map.output.start.ticks(in: Rational(1, Int64(sampleRate)), rounding: .nearest)
         startTime = try MediaTime(value: firstFrame, timescale: Int64(sampleRate)).multiplied(by: rate.value)
         self.rate = rate
+        self.pitch = pitch
     }
 
     /// Frames the stream has in all.

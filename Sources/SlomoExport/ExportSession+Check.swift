@@ -31,7 +31,7 @@ extension ExportSession {
             }
         }
         if settings.pitch != 0 {
-            guard abs(settings.pitch) <= 24 else {
+            guard abs(settings.pitch) <= PitchShift.maximumSemitones else {
                 throw ExportError(.invalidPlan, "a pitch of \(settings.pitch) semitones is beyond the −24 … 24 slomo shifts")
             }
             let varispeed = settings.audioAlgorithm == .varispeed

@@ -9,15 +9,16 @@ import Synchronization
 /// The thread that renders the item's audio into the `AudioRing`, a little ahead of the
 /// device: a `PlaybackAudio` stream (the export's renderer over the item's maps, trimmed to
 /// where playing starts and scaled by the player's rate). A seek starts a new stream at the
-/// target and drops what was queued; a rate or algorithm change starts one at the device's next
+/// target and drops what was queued; a rate, algorithm or pitch change starts one at the device's next
 /// frame and splices it into the queue there, crossfaded, so it is heard as soon as its first
 /// block is rendered, without a click.
 final class AudioFeed: Sendable {
-    /// What to render: the player's rate and algorithm.
+    /// What to render: the player's rate, algorithm and pitch (semitones).
     struct Settings: Sendable, Equatable {
         var rate: Rate
         var algorithm: TimePitchAlgorithm
         var spectralEngine: SpectralEngine
+        var pitch: Double = 0
     }
 
     private enum Request {
@@ -59,7 +60,7 @@ final class AudioFeed: Sendable {
     /// Plays from `time` on: drops what is queued.
     func seek(to time: MediaTime, settings: Settings) { control.withLock { $0.pending = .seek(time, settings) } }
 
-    /// Changes rate or algorithm as soon as the new stream's first block is rendered.
+    /// Changes rate, algorithm or pitch as soon as the new stream's first block is rendered.
     func change(_ settings: Settings) {
         control.withLock { control in
             if case .seek(let time, _) = control.pending { control.pending = .seek(time, settings) } else {
@@ -118,7 +119,7 @@ final class AudioFeed: Sendable {
 
         init(item: PlayerItem, start: MediaTime, settings: Settings, ring: AudioRing) throws {
             audio = try PlaybackAudio(item.map, files: item.files, from: start, rate: settings.rate, algorithm: settings.algorithm,
-                                      spectralEngine: settings.spectralEngine)
+                                      spectralEngine: settings.spectralEngine, pitch: settings.pitch)
             guard audio.sampleRate == ring.sampleRate else {
                 throw PlaybackError(.failed, "a clip's audio is at \(audio.sampleRate) Hz, the first at \(ring.sampleRate) Hz; "
                                     + "playing clips of different sample rates is not supported")

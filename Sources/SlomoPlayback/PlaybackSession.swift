@@ -26,6 +26,8 @@ struct PlaybackSession {
     var statistics = PlaybackStatistics()
     var rate: Rate
     var algorithm: TimePitchAlgorithm
+    /// Semitones the player asks the sound to move by (heard with any algorithm but varispeed).
+    var pitch: Double
     var paused: Bool
     /// The picture on screen.
     var current: Picture?
@@ -49,6 +51,7 @@ struct PlaybackSession {
         let control = player.takeControl()
         rate = control.rate
         algorithm = control.algorithm
+        pitch = control.pitch
         paused = control.paused
         if control.reversed {
             backward = try Self.reversal(of: item)
@@ -74,7 +77,7 @@ struct PlaybackSession {
                                 : "nothing left to play: video and sound are both off")
         }
         if let path = options.presentationLog { log = try PresentationLog(path: path) }
-        rate = allowed(rate, algorithm)
+        rate = allowed(rate, algorithm, pitch: pitch)
         let playing = rate
         player.update { $0.rate = playing }
         if let audio {
@@ -87,7 +90,7 @@ struct PlaybackSession {
         log?.write(PresentationLog.Start(sampleRate: audio?.ring.sampleRate, audioDriver: audio?.driver,
                                          audioLatency: audio?.latency, videoDriver: window?.driver,
                                          refreshRate: window?.refreshRate, rate: rate.value.doubleValue,
-                                         algorithm: algorithm.rawValue))
+                                         algorithm: algorithm.rawValue, pitch: heardPitch))
     }
 
     /// `item` played backwards: its composition's reversal.
@@ -105,7 +108,11 @@ struct PlaybackSession {
     func forwardTime(_ time: Double) -> Double { reversed ? item.duration.doubleSeconds - time : time }
 
     var settings: AudioFeed.Settings {
-        AudioFeed.Settings(rate: rate, algorithm: algorithm, spectralEngine: player.options.spectralEngine)
+        AudioFeed.Settings(rate: rate, algorithm: algorithm, spectralEngine: player.options.spectralEngine, pitch: heardPitch)
+    }
+
+    /// The pitch the sound is rendered at: varispeed's follows its rate, so none of its own.
+    var heardPitch: Double { algorithm == .varispeed ? 0 : pitch
     }
 
     /// The item time playing now: the sound device's, else the monotonic clock's.
@@ -251,7 +258,7 @@ struct PlaybackSession {
         for command in control.commands { try perform(command) }
         if let target = control.seekTarget { seek(to: Self.itemTime(target, in: item, reversed: reversed)) }
         if control.stepCount != 0 { try step(control.stepCount) }
-        if control.settingsChanged { change(rate: control.rate, algorithm: control.algorithm) }
+        if control.settingsChanged { change(rate: control.rate, algorithm: control.algorithm, pitch: control.pitch) }
         if control.reversed != reversed { try play(reversed: control.reversed) }
         if control.paused != paused { setPaused(control.paused) }
     }
@@ -261,25 +268,31 @@ struct PlaybackSession {
         case .togglePause: player.update { $0.paused.toggle() }
         case .multiplyRate(let factor):
             let value = (rate.value.doubleValue * factor * 1000).rounded() / 1000
-            change(rate: (try? Rate(Rational(Int64(value * 1000), 1000))) ?? rate, algorithm: algorithm)
-        case .resetRate: change(rate: .normal, algorithm: algorithm)
+            change(rate: (try? Rate(Rational(Int64(value * 1000), 1000))) ?? rate, algorithm: algorithm, pitch: pitch)
+        case .resetRate: change(rate: .normal, algorithm: algorithm, pitch: pitch)
+        case .shiftPitch(let semitones):
+            let wanted = min(max(pitch + semitones, -PitchShift.maximumSemitones), PitchShift.maximumSemitones)
+            change(rate: rate, algorithm: algorithm, pitch: wanted)
+        case .resetPitch: change(rate: rate, algorithm: algorithm, pitch: 0)
         case .step(let count): player.update { $0.paused = true }; setPaused(true); try step(count)
         case .seek(let offset): seek(to: Self.itemTime(MediaTime.seconds(forwardTime(now()) + offset), in: item, reversed: reversed))
         case .toggleDirection: player.update { $0.reversed.toggle() }
         case .nextAlgorithm:
             let all = TimePitchAlgorithm.allCases
-            change(rate: rate, algorithm: all[(all.firstIndex(of: algorithm)! + 1) % all.count])
+            change(rate: rate, algorithm: all[(all.firstIndex(of: algorithm)! + 1) % all.count], pitch: pitch)
         case .toggleFullscreen: window?.toggleFullscreen()
         case .quit: player.quit()
         }
     }
 
     /// The nearest rate `algorithm` can play every segment of the item at, with a notice
-    /// when it is not `wanted`.
-    private func allowed(_ wanted: Rate, _ algorithm: TimePitchAlgorithm) -> Rate {
+    /// when it is not `wanted`. A pitch shift renders every segment `ratio` times longer first
+    /// (`PitchStage`), which narrows the rates by as much.
+    private func allowed(_ wanted: Rate, _ algorithm: TimePitchAlgorithm, pitch: Double) -> Rate {
         guard audio != nil else { return wanted }
         let segments = item.segmentRates
-        let lowest = algorithm.minimumRate / segments.lowerBound, highest = algorithm.maximumRate / segments.upperBound
+        let ratio = algorithm == .varispeed ? 1 : PitchShift.ratio(semitones: pitch)
+        let lowest = algorithm.minimumRate * ratio / segments.lowerBound, highest = algorithm.maximumRate * ratio / segments.upperBound
         let value = wanted.value.doubleValue
         guard value < lowest - 1e-9 || value > highest + 1e-9 else { return wanted }
         let nearest = min(max(value, lowest), highest)
@@ -288,17 +301,22 @@ struct PlaybackSession {
         return rate
     }
 
-    private mutating func change(rate wanted: Rate, algorithm newAlgorithm: TimePitchAlgorithm) {
-        let newRate = allowed(wanted, newAlgorithm)
-        player.update { $0.rate = newRate; $0.algorithm = newAlgorithm }
-        guard newRate != rate || newAlgorithm != algorithm else { return }
+    private mutating func change(rate wanted: Rate, algorithm newAlgorithm: TimePitchAlgorithm, pitch newPitch: Double) {
+        let newRate = allowed(wanted, newAlgorithm, pitch: newPitch)
+        player.update { $0.rate = newRate; $0.algorithm = newAlgorithm; $0.pitch = newPitch }
+        if newPitch != 0, newAlgorithm == .varispeed, newPitch != pitch || newAlgorithm != algorithm {
+            player.send(.notice("varispeed's pitch follows its rate: a pitch of \(PlayerTitle.semitones(newPitch)) is heard "
+                                + "with spectral, time-domain or low-latency (press a)"))
+        }
+        guard newRate != rate || newAlgorithm != algorithm || newPitch != pitch else { return }
         clock.rebase(rate: newRate.value.doubleValue)
         rate = newRate
         algorithm = newAlgorithm
+        pitch = newPitch
         audioFeed?.change(settings)
         sizeVideoFeed()
         log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: now(),
-                                              rate: rate.value.doubleValue, algorithm: algorithm.rawValue))
+                                              rate: rate.value.doubleValue, algorithm: algorithm.rawValue, pitch: heardPitch))
     }
 
     private mutating func setPaused(_ value: Bool) {
@@ -321,7 +339,8 @@ struct PlaybackSession {
         seek(to: target)
         if let audio { audioFeed = AudioFeed(item: item, ring: audio.ring, start: target, settings: settings, damage: damage) }
         log?.write(PresentationLog.RateChange(wallTime: seconds(since: start), outputTime: forward,
-                                              rate: (backwards ? -1 : 1) * rate.value.doubleValue, algorithm: algorithm.rawValue))
+                                              rate: (backwards ? -1 : 1) * rate.value.doubleValue, algorithm: algorithm.rawValue,
+                                              pitch: heardPitch))
     }
 
     /// Restarts both feeds at `target` and shows the picture there at once.
@@ -368,7 +387,7 @@ struct PlaybackSession {
         let fps = entry.clip.frameRate.map { segment.effectiveFrameRate(sourceFrameRate: $0).doubleValue * rate.value.doubleValue }
         let status = PlayerStatus(time: time, clip: clip, sourceTime: source.doubleSeconds,
                                   rate: (reversed ? -1 : 1) * rate.value.doubleValue,
-                                  effectiveFrameRate: fps, algorithm: algorithm.rawValue, paused: paused,
+                                  effectiveFrameRate: fps, algorithm: algorithm.rawValue, pitch: heardPitch, paused: paused,
                                   statistics: statistics)
         player.update { $0.status = status }
         window?.setStatus(title: PlayerTitle.text(player.options.title, status, duration: item.duration.doubleSeconds),

@@ -28,6 +28,8 @@ public struct PlayerStatus: Sendable {
     public let rate: Double
     public let effectiveFrameRate: Double?
     public let algorithm: String
+    /// Semitones the sound is moved by (0: the source's pitch; varispeed has none of its own).
+    public let pitch: Double
     public let paused: Bool
     public let statistics: PlaybackStatistics
 }

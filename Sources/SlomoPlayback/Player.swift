@@ -1,4 +1,5 @@
 import Synchronization
+import SlomoAudio
 import SlomoCore
 
 /// Plays a `PlayerItem` at any rate, in a window and through the sound device (SDL).
@@ -62,6 +63,8 @@ public final class Player: Sendable {
         var stepCount = 0
         var rate: Rate
         var algorithm: TimePitchAlgorithm
+        /// Semitones the sound is moved by (0: the source's pitch).
+        var pitch: Double
         var paused: Bool
         var reversed: Bool
         var settingsChanged = false
@@ -75,17 +78,19 @@ public final class Player: Sendable {
     private let observerInterval: Double
     private let events: @Sendable (Event) -> Void
 
-    /// A player of `item` at `rate` with `algorithm`; `events` is called on the playing thread,
-    /// with a `.time` event every `observerInterval` seconds. The rate is checked against the
-    /// algorithm at once (nearest allowed rate, with a notice).
-    public init(item: PlayerItem, rate: Rate = .normal, audioAlgorithm: TimePitchAlgorithm = .spectral,
+    /// A player of `item` at `rate` with `algorithm`, its sound moved by `pitch` semitones;
+    /// `events` is called on the playing thread, with a `.time` event every `observerInterval`
+    /// seconds. The rate is checked against the algorithm at once (nearest allowed rate, with a
+    /// notice).
+    public init(item: PlayerItem, rate: Rate = .normal, audioAlgorithm: TimePitchAlgorithm = .spectral, pitch: Double = 0,
                 options: Options = Options(), observerInterval: Double = 0.5,
                 events: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.item = item
         self.options = options
         self.observerInterval = observerInterval
         self.events = events
-        control = Mutex(Control(rate: rate, algorithm: audioAlgorithm, paused: options.startsPaused, reversed: options.reversed))
+        control = Mutex(Control(rate: rate, algorithm: audioAlgorithm, pitch: pitch, paused: options.startsPaused,
+                                reversed: options.reversed))
     }
 
     // MARK: Control, from any thread
@@ -105,6 +110,11 @@ public final class Player: Sendable {
     public func setAudioAlgorithm(_ algorithm: TimePitchAlgorithm) {
         control.withLock { $0.algorithm = algorithm; $0.settingsChanged = true }
     }
+    /// Moves the sound's pitch by `semitones` (−24…24; 0: the source's pitch), its speed kept,
+    /// while playing. Varispeed cannot: its pitch follows its rate (a notice says so).
+    public func setPitch(semitones: Double) {
+        control.withLock { $0.pitch = min(max(semitones, -PitchShift.maximumSemitones), PitchShift.maximumSemitones); $0.settingsChanged = true }
+    }
     /// Plays backwards (true) or forwards from where the player is.
     public func setReversed(_ reversed: Bool) { control.withLock { $0.reversed = reversed } }
     /// Does what a key asks.
@@ -116,6 +126,8 @@ public final class Player: Sendable {
     public var rate: Rate { control.withLock { $0.rate } }
     public var isReversed: Bool { control.withLock { $0.reversed } }
     public var audioAlgorithm: TimePitchAlgorithm { control.withLock { $0.algorithm } }
+    /// Semitones the sound is moved by.
+    public var pitch: Double { control.withLock { $0.pitch } }
     /// The last status the playing thread published.
     public var status: PlayerStatus? { control.withLock { $0.status } }
 

@@ -14,6 +14,10 @@ public enum PlayerCommand: Sendable, Equatable {
     case seek(by: Double)
     /// `r`: play backwards, or forwards again (mpv's `play-dir`, on a key).
     case toggleDirection
+    /// `-` `=` (or `+`): the pitch a semitone down or up, the speed kept.
+    case shiftPitch(Double)
+    /// `0`: the pitch back to the source's.
+    case resetPitch
     /// `a`: the next audio algorithm.
     case nextAlgorithm
     /// `f`: fullscreen on or off.
@@ -25,7 +29,8 @@ public enum PlayerCommand: Sendable, Equatable {
     public static let keyHelp: [(key: String, action: String)] = [
         ("space", "pause / play"), ("[ ]", "rate −/+ 10 %"), ("{ }", "halve / double the rate"),
         ("backspace", "rate back to 1"), (", .", "one frame back / forward (paused)"), ("← →", "seek 5 s"),
-        ("r", "play backwards / forwards"), ("a", "next audio algorithm"), ("f", "fullscreen"), ("q, Esc", "quit"),
+        ("r", "play backwards / forwards"), ("- =", "pitch −/+ a semitone"), ("0", "pitch back to the source's"),
+        ("a", "next audio algorithm"), ("f", "fullscreen"), ("q, Esc", "quit"),
     ]
 
     /// The command of an SDL key or text event, if any.
@@ -60,6 +65,9 @@ public enum PlayerCommand: Sendable, Equatable {
         case ",": return .step(-1)
         case ".": return .step(1)
         case "r", "R": return .toggleDirection
+        case "-": return .shiftPitch(-1)
+        case "=", "+": return .shiftPitch(1)
+        case "0": return .resetPitch
         case "a", "A": return .nextAlgorithm
         case "f", "F": return .toggleFullscreen
         case "q", "Q": return .quit

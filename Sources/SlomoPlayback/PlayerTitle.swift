@@ -1,5 +1,5 @@
 /// The window title and the on-screen line: output time, source time, rate, effective frame
-/// rate and algorithm.
+/// rate, algorithm and pitch.
 enum PlayerTitle {
     /// `prefix — ` and the status.
     static func text(_ prefix: String, _ status: PlayerStatus, duration: Double) -> String {
@@ -12,8 +12,14 @@ enum PlayerTitle {
                      "rate \(number(status.rate))x"]
         if let fps = status.effectiveFrameRate { parts.append("\(number(fps)) fps") }
         parts.append(status.algorithm)
+        if status.pitch != 0 { parts.append("pitch \(semitones(status.pitch))") }
         if status.paused { parts.append("paused") }
         return parts.joined(separator: " · ")
+    }
+
+    /// `+3 semitones`, `-0.5 semitones`.
+    static func semitones(_ value: Double) -> String {
+        (value > 0 ? "+" : "") + number(value) + " semitone" + (abs(value) == 1 ? "" : "s")
     }
 
     /// `1:02.500`.

@@ -38,6 +38,7 @@ final class PresentationLog {
         let refreshRate: Double?
         let rate: Double
         let algorithm: String
+        let pitch: Double
     }
 
     struct Shown: Encodable {
@@ -58,6 +59,8 @@ final class PresentationLog {
         let outputTime: Double
         let rate: Double
         let algorithm: String
+        /// Semitones the sound is moved by.
+        let pitch: Double
     }
 
     struct Underrun: Encodable {

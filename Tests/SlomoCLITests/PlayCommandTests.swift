@@ -58,6 +58,23 @@ import Testing
         #expect(algorithm.status == 64 && algorithm.standardError.contains("spectral"), "\(algorithm.standardError)")
         let rate = try Slomo.run(["play", clip, "--rate", "0"], environment: Self.noDisplay)
         #expect(rate.status == 64, "\(rate.standardError)")
+        for (arguments, said) in [(["--pitch", "30"], "--pitch 30: slomo shifts the pitch by -24 to 24 semitones"),
+                                  (["--pitch", "2", "--audio", "varispeed"], "varispeed's pitch follows its rate")] {
+            let pitch = try Slomo.run(["play", clip] + arguments, environment: Self.noDisplay)
+            print("play \(arguments.joined(separator: " ")): exit \(pitch.status): \(pitch.standardError)")
+            #expect(pitch.status == 64 && pitch.standardError.contains(said), "\(pitch.standardError)")
+        }
+    }
+
+    /// `--pitch` in play: what the sound device played is three semitones up, within a cent.
+    @Test func playsAtAnotherPitch() throws {
+        let folder = try FixtureCache.shared.scratchFolder("play-pitch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let probe = try PlaybackProbe([try PitchTests.tone(), "--pitch", "3", "--start", "2", "--no-video"], channels: 1, folder: folder)
+        let measured = PitchTests.measure(probe.audio[probe.sampleRate / 4 ..< probe.sampleRate * 7 / 4])
+        let cents = 1200 * log2(measured.frequency / (440 * pow(2, 3.0 / 12)))
+        print(String(format: "play --pitch 3: %.3f Hz (%+.3f cent), tone SNR %.1f dB", measured.frequency, cents, measured.snr))
+        #expect(abs(cents) < 1)
     }
 
     /// A rate the algorithm cannot play falls back to the nearest one it can, with a message.
