@@ -28,10 +28,12 @@ extension AudioRenderer {
         for b in bounds.dropFirst().dropLast() { outputs.append(try outputFrame(b)) }
         outputs.append(plan.outputEnd)
         return (0..<n).map { j in
-            SegmentPlan(outputStart: outputs[j], outputEnd: outputs[j + 1],
-                        sourceStart: bounds[j], sourceEnd: bounds[j + 1],
-                        stretch: StretchCurve(sampling: stretch, from: bounds[j], to: bounds[j + 1], count: samples),
-                        algorithm: plan.algorithm, pieceIndex: j, pieceCount: n)
+            var piece = SegmentPlan(outputStart: outputs[j], outputEnd: outputs[j + 1],
+                                    sourceStart: bounds[j], sourceEnd: bounds[j + 1],
+                                    stretch: StretchCurve(sampling: stretch, from: bounds[j], to: bounds[j + 1], count: samples),
+                                    algorithm: plan.algorithm, pieceIndex: j, pieceCount: n)
+            piece.pitchRatio = plan.pitchRatio
+            return piece
         }
     }
 }

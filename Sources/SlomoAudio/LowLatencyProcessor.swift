@@ -19,16 +19,16 @@ import Foundation
 /// 0.8, 1, 1.25, 1.5, 2; at rate 1 the input is copied unchanged. Rate changes take effect at
 /// the next grain.
 public final class LowLatencyProcessor: EngineProcessor {
-    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
+    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true, pitch: Double = 0) throws {
         try super.init(.lowLatency, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                       compensatesLatency: compensatesLatency) { _ in
+                       compensatesLatency: compensatesLatency, pitch: PitchShift.ratio(semitones: pitch)) { _ in
             SplicerEngine(sampleRate: sampleRate, channelCount: channelCount)
         }
     }
 
     private var splicer: SplicerEngine { stream.engine as! SplicerEngine }
     /// Sets a rate between 0.5 and 2 without snapping (used for ramps).
-    func setUnsnappedRate(_ rate: Double) { stream.setRate(min(max(rate, 0.5), 2)) }
+    func setUnsnappedRate(_ rate: Double) { stream.setRate(min(max(rate / pitchRatio, 0.5), 2)) }
     /// Length of a grain in frames (20 ms).
     public var grainFrameCount: Int { splicer.grain }
     /// Length of the crossfade at each splice in frames (5 ms).

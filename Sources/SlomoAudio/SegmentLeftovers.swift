@@ -38,10 +38,12 @@ struct SegmentLeftovers {
         fifos.popLast() ?? PlanarFIFO(channelCount: channelCount)
     }
 
-    /// A kept processor of `algorithm`, started again at `rate`; nil when none is kept (or the
-    /// algorithm's are not reused).
-    mutating func processor(_ algorithm: TimePitchAlgorithm, rate: Double) throws -> EngineProcessor? {
-        guard algorithm == Self.reusedAlgorithm, let processor = processors.popLast() else { return nil }
+    /// A kept processor of `algorithm` and pitch, started again at `rate`; nil when none is
+    /// kept (or the algorithm's are not reused).
+    mutating func processor(_ algorithm: TimePitchAlgorithm, rate: Double, pitchRatio: Double) throws -> EngineProcessor? {
+        guard algorithm == Self.reusedAlgorithm,
+              let index = processors.lastIndex(where: { $0.pitchRatio == pitchRatio }) else { return nil }
+        let processor = processors.remove(at: index)
         try processor.restart(at: rate)
         return processor
     }

@@ -1,3 +1,4 @@
+import Foundation
 import SlomoCore
 
 /// The rendering of one `AudioRenderer.SegmentPlan`: the copied source, a processor fed from a
@@ -60,8 +61,8 @@ final class SegmentRendering {
             return
         }
         let rate0 = 1 / plan.stretch.atStart
-        processor = try renderer.leftovers.processor(alg, rate: rate0)
-            ?? Self.makeProcessor(alg, rate: rate0, renderer: renderer)
+        processor = try renderer.leftovers.processor(alg, rate: rate0, pitchRatio: plan.pitchRatio)
+            ?? Self.makeProcessor(alg, rate: rate0, pitchRatio: plan.pitchRatio, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
         let pre = min(renderer.preroll, max(0, plan.sourceStart))
         sourceCursor = plan.sourceStart - pre
@@ -89,17 +90,18 @@ final class SegmentRendering {
         if processor != nil { try fill(framesNeeded, until: cancelled) }
     }
 
-    private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double,
+    private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double, pitchRatio: Double,
                                       renderer: AudioRenderer) throws -> EngineProcessor {
+        let semitones = 12 * log2(pitchRatio)
         if alg == .lowLatency {
-            let p = try LowLatencyProcessor(rate: 1, sampleRate: renderer.sampleRate,
-                                            channelCount: renderer.channelCount)
+            let p = try LowLatencyProcessor(rate: pitchRatio, sampleRate: renderer.sampleRate,
+                                            channelCount: renderer.channelCount, pitch: semitones)
             p.setUnsnappedRate(rate)
             return p
         }
         return try alg.makeEngineProcessor(rate: rate, sampleRate: renderer.sampleRate,
                                            channelCount: renderer.channelCount,
-                                           spectralEngine: renderer.spectralEngine)
+                                           spectralEngine: renderer.spectralEngine, pitch: semitones)
     }
 
     private func setRate(_ rate: Double) throws {

@@ -14,10 +14,10 @@ public final class SpectralProcessor: EngineProcessor {
     public let engine: SpectralEngine
 
     public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true,
-                engine: SpectralEngine = .defaultEngine) throws {
+                engine: SpectralEngine = .defaultEngine, pitch: Double = 0) throws {
         self.engine = engine
         try super.init(.spectral, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                       compensatesLatency: compensatesLatency) { validated in
+                       compensatesLatency: compensatesLatency, pitch: PitchShift.ratio(semitones: pitch)) { validated in
             switch engine {
             case .phaseGradient:
                 return PhaseGradientEngine(sampleRate: sampleRate, channelCount: channelCount, rate: validated)

@@ -7,9 +7,9 @@ import CSoundTouch
 /// SoundTouch's output is exact only after `flush()` (pitfall 20), so the stream flushes only
 /// in `finish()`; `reset()` uses `clear()`.
 public final class TimeDomainProcessor: EngineProcessor {
-    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true) throws {
+    public init(rate: Double, sampleRate: Int, channelCount: Int, compensatesLatency: Bool = true, pitch: Double = 0) throws {
         try super.init(.timeDomain, rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                       compensatesLatency: compensatesLatency) { _ in
+                       compensatesLatency: compensatesLatency, pitch: PitchShift.ratio(semitones: pitch)) { _ in
             SoundTouchEngine(sampleRate: sampleRate, channelCount: channelCount)
         }
     }

@@ -49,30 +49,35 @@ public protocol TimePitchProcessor: AnyObject {
 extension TimePitchAlgorithm {
     /// A processor of this algorithm (`spectralEngine` chooses the engine of `.spectral`).
     /// Throws for rates the algorithm does not accept.
+    /// `pitch` moves every frequency by that many semitones, the length kept (not varispeed's,
+    /// which follows its rate: an error).
     public func makeProcessor(rate: Double, sampleRate: Int, channelCount: Int,
                               compensatesLatency: Bool = true,
-                              spectralEngine: SpectralEngine = .defaultEngine) throws -> any TimePitchProcessor {
+                              spectralEngine: SpectralEngine = .defaultEngine, pitch: Double = 0) throws -> any TimePitchProcessor {
         try makeEngineProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                compensatesLatency: compensatesLatency, spectralEngine: spectralEngine)
+                                compensatesLatency: compensatesLatency, spectralEngine: spectralEngine, pitch: pitch)
     }
 
     /// `makeProcessor` as the class all four share (the renderer uses its internal API).
     func makeEngineProcessor(rate: Double, sampleRate: Int, channelCount: Int,
                              compensatesLatency: Bool = true,
-                             spectralEngine: SpectralEngine = .defaultEngine) throws -> EngineProcessor {
+                             spectralEngine: SpectralEngine = .defaultEngine, pitch: Double = 0) throws -> EngineProcessor {
         switch self {
         case .spectral:
             return try SpectralProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                         compensatesLatency: compensatesLatency, engine: spectralEngine)
+                                         compensatesLatency: compensatesLatency, engine: spectralEngine, pitch: pitch)
         case .timeDomain:
             return try TimeDomainProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                           compensatesLatency: compensatesLatency)
+                                           compensatesLatency: compensatesLatency, pitch: pitch)
         case .varispeed:
+            guard pitch == 0 else {
+                throw AudioError(.invalidRate, "varispeed's pitch follows its rate, so it cannot be shifted on its own")
+            }
             return try VarispeedProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
                                           compensatesLatency: compensatesLatency)
         case .lowLatency:
             return try LowLatencyProcessor(rate: rate, sampleRate: sampleRate, channelCount: channelCount,
-                                           compensatesLatency: compensatesLatency)
+                                           compensatesLatency: compensatesLatency, pitch: pitch)
         }
     }
 

@@ -78,7 +78,7 @@ struct PlanCommand: ParsableCommand {
             let source: String = seconds(segment.sourceStart) + "-" + seconds(segment.sourceEnd)
             let output: String = seconds(segment.outputStart) + "-" + seconds(segment.outputEnd)
             var row: [String] = [String(index + 1), source, output, segment.rateText, effective,
-                                 sourceFrames, outputFrames, (hasAudio ? segment.hold : nil) ?? segment.audio?.rawValue ?? "-"]
+                                 sourceFrames, outputFrames, (hasAudio ? segment.hold : nil) ?? Self.audioColumn(segment)]
             if showClip { row.insert("\(segment.clip + 1)", at: 1) }
             rows.append(row)
         }
@@ -99,4 +99,11 @@ struct PlanCommand: ParsableCommand {
     }
 
     private static func seconds(_ time: MediaTime) -> String { time.formattedSeconds() }
+
+    /// The audio column: the algorithm, with the section's pitch shift (`spectral +3 st`).
+    private static func audioColumn(_ segment: Plan.Segment) -> String {
+        guard let audio = segment.audio else { return "-" }
+        guard let pitch = segment.pitch else { return audio.rawValue }
+        return "\(audio.rawValue) \(pitch > 0 ? "+" : "")\(SectionSpec.semitones(pitch)) st"
+    }
 }

@@ -66,7 +66,8 @@ extension Section {
         if kept == range { return self }
         let rampIn = kept.start == range.start ? MediaTime.min(self.rampIn, kept.duration) : .zero
         let rampOut = kept.end == range.end ? MediaTime.min(self.rampOut, kept.duration - rampIn) : .zero
-        return try? Section(range: kept, rate: rate, rampIn: rampIn, rampOut: rampOut,
-                            ease: rampIn == .zero && rampOut == .zero ? nil : ease, audio: audio, frames: frames, origin: origin)
+        return try? Section(range: kept, rate: rate, reversed: reversed, rampIn: rampIn, rampOut: rampOut,
+                            ease: rampIn == .zero && rampOut == .zero ? nil : ease, audio: audio, pitch: pitch, frames: frames,
+                            origin: origin)
     }
 }

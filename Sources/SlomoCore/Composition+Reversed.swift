@@ -35,8 +35,9 @@ extension Composition {
     /// The clips that play `segment` of `clip` backwards, in source order.
     private static func mirrored(_ segment: TimeMap.Segment, of clip: Clip, longestPiece: MediaTime) throws -> [Clip] {
         func piece(_ range: TimeRange, rate: Rate, reversed: Bool, freezes: [Freeze] = []) throws -> Clip {
-            let covering = reversed || rate != .normal
-                ? [try Section(range: range, rate: rate, reversed: reversed, audio: segment.audio, frames: segment.frames)] : []
+            let covering = reversed || rate != .normal || segment.pitch != nil
+                ? [try Section(range: range, rate: rate, reversed: reversed, audio: segment.audio, pitch: segment.pitch,
+                                frames: segment.frames)] : []
             return try Clip(source: clip.source, range: range, sections: covering, freezes: freezes, frameRate: clip.frameRate)
         }
         switch segment.shape {

@@ -85,7 +85,7 @@ public struct Composition: Hashable, Sendable {
     /// gets a section over its part, the first with the ramp in, the last with the ramp out.
     /// Throws `.pastEnd`, `.overlap` with an existing section, or the errors of `Section`.
     public mutating func scale(_ range: TimeRange, rate: Rate, ramp: MediaTime = .zero,
-                               audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
+                               audio: TimePitchAlgorithm? = nil, pitch: Double? = nil, frames: FrameChoice? = nil) throws {
         guard !range.isEmpty else {
             throw TimeModelError(.emptyRange, "cannot scale the empty range \(range)")
         }
@@ -102,23 +102,23 @@ public struct Composition: Hashable, Sendable {
             let section = try Section(range: part, rate: rate,
                                       rampIn: position == 0 ? ramp : .zero,
                                       rampOut: position == pieces.count - 1 ? ramp : .zero,
-                                      audio: audio, frames: frames)
+                                      audio: audio, pitch: pitch, frames: frames)
             try edited[index].add([section])
         }
         clips = edited
     }
 
-    /// `scale(_:rate:ramp:audio:frames:)` over a Swift range:
+    /// `scale(_:rate:ramp:audio:pitch:frames:)` over a Swift range:
     /// `try edit.scale(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))`.
     public mutating func scale(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero,
-                               audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
-        try scale(TimeRange(range), rate: rate, ramp: ramp, audio: audio, frames: frames)
+                               audio: TimePitchAlgorithm? = nil, pitch: Double? = nil, frames: FrameChoice? = nil) throws {
+        try scale(TimeRange(range), rate: rate, ramp: ramp, audio: audio, pitch: pitch, frames: frames)
     }
 
     /// Scales `range` of the edit timeline to last `duration` in the output, like
     /// AVFoundation's `scaleTimeRange(_:toDuration:)`: a section at rate
     /// `range.duration / duration`. Throws `.rateOutOfRange` beyond 1/32 … 32, or the errors of
-    /// `scale(_:rate:ramp:audio:frames:)`.
+    /// `scale(_:rate:ramp:audio:pitch:frames:)`.
     public mutating func scaleRange(_ range: TimeRange, toDuration duration: MediaTime) throws {
         guard duration > .zero else {
             throw TimeModelError(.emptyRange, "cannot scale \(range) to a duration of \(duration) s")

@@ -66,6 +66,8 @@ public struct Plan: Codable, Hashable, Sendable {
         public var outputFrames: Int?
         /// The audio algorithm that renders the segment; nil when none is chosen.
         public var audio: TimePitchAlgorithm?
+        /// Semitones the segment's section moves its sound by; nil when it has no pitch of its own.
+        public var pitch: Double?
     }
 
     /// A point on an eased ramp: source time, output time and rate there, in seconds.
@@ -187,5 +189,6 @@ extension Plan.Segment {
         }
         outputFrames = try cfrFrameRate.map { try Plan.frames(in: segment.output, at: $0) }
         audio = segment.isHold ? nil : segment.audio ?? defaultAudio
+        pitch = segment.pitch
     }
 }

@@ -29,16 +29,20 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     public let ease: Ease?
     /// The audio algorithm for this section; nil means the export's default.
     public let audio: TimePitchAlgorithm?
+    /// Semitones this section's sound is moved by, its speed kept (`:pitch=3`); nil: none of
+    /// its own (an export's `--pitch` applies to every section).
+    public let pitch: Double?
     /// The CFR frame choice for this section; nil means the export's default.
     public let frames: FrameChoice?
     /// Where the section came from, for error messages only.
     public var origin: SectionOrigin?
 
     /// A section; throws `.emptyRange` when the range is empty, `.invalidValue` for a negative
-    /// ramp, an ease without a ramp or a reversed section with a ramp, and `.rampTooLong` when
-    /// the ramps do not fit in the range.
+    /// ramp, an ease without a ramp, a reversed section with a ramp or a pitch beyond ±24
+    /// semitones or with varispeed, and `.rampTooLong` when the ramps do not fit in the range.
     public init(range: TimeRange, rate: Rate, reversed: Bool = false, rampIn: MediaTime = .zero, rampOut: MediaTime = .zero,
-                ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil, origin: SectionOrigin? = nil) throws {
+                ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, pitch: Double? = nil, frames: FrameChoice? = nil,
+                origin: SectionOrigin? = nil) throws {
         self.range = range
         self.rate = rate
         self.reversed = reversed
@@ -46,9 +50,19 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         self.rampOut = rampOut
         self.ease = ease
         self.audio = audio
+        self.pitch = pitch == 0 ? nil : pitch
         self.frames = frames
         self.origin = origin
         let name = self.name
+        if let pitch {
+            guard pitch.isFinite, abs(pitch) <= Self.maximumPitch else {
+                throw TimeModelError(.invalidValue, "pitch \(SectionSpec.semitones(pitch)) is beyond the −24 … 24 semitones slomo shifts", section: name)
+            }
+            guard audio != .varispeed || pitch == 0 else {
+                throw TimeModelError(.invalidValue, "varispeed's pitch follows its rate, so it cannot be shifted on its own: "
+                                     + "use :audio=spectral, time-domain or low-latency with :pitch", section: name)
+            }
+        }
         guard !range.isEmpty else {
             throw TimeModelError(.emptyRange, "start \(range.start) s must be before end \(range.end) s", section: name)
         }
@@ -71,16 +85,19 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
     /// A section over a Swift range with the same ramp in and out:
     /// `Section(.seconds(2) ..< .seconds(4), rate: 0.25, ramp: .seconds(0.3))`.
     public init(_ range: Range<MediaTime>, rate: Rate, ramp: MediaTime = .zero, ease: Ease? = nil,
-                audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) throws {
+                audio: TimePitchAlgorithm? = nil, pitch: Double? = nil, frames: FrameChoice? = nil) throws {
         try self.init(range: TimeRange(range), rate: rate, rampIn: ramp, rampOut: ramp, ease: ease,
-                      audio: audio, frames: frames)
+                      audio: audio, pitch: pitch, frames: frames)
     }
+
+    /// The largest pitch shift, up or down, in semitones (as `--pitch`).
+    public static let maximumPitch = 24.0
 
     /// A section over a Swift range played backwards at `rate`:
     /// `Section(reversing: .seconds(4) ..< .seconds(6), rate: 0.5)`.
     public init(reversing range: Range<MediaTime>, rate: Rate = .normal, audio: TimePitchAlgorithm? = nil,
-                frames: FrameChoice? = nil) throws {
-        try self.init(range: TimeRange(range), rate: rate, reversed: true, audio: audio, frames: frames)
+                pitch: Double? = nil, frames: FrameChoice? = nil) throws {
+        try self.init(range: TimeRange(range), rate: rate, reversed: true, audio: audio, pitch: pitch, frames: frames)
     }
 
     /// The section in section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral`.
@@ -107,7 +124,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
             throw TimeModelError(.emptyRange, "shorter than one frame at \(frameRate) fps", section: name)
         }
         return try Section(range: TimeRange(start: start, end: end), rate: rate, reversed: reversed, rampIn: rampIn,
-                           rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: self.origin)
+                           rampOut: rampOut, ease: ease, audio: audio, pitch: pitch, frames: frames, origin: self.origin)
     }
 
     /// Checks that `sections` lie inside `clip` and do not overlap, and returns them sorted
@@ -129,7 +146,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
 
     public static func == (lhs: Section, rhs: Section) -> Bool {
         (lhs.range, lhs.rate, lhs.rampIn, lhs.rampOut, lhs.audio, lhs.frames) == (rhs.range, rhs.rate, rhs.rampIn, rhs.rampOut, rhs.audio, rhs.frames)
-            && lhs.ease == rhs.ease && lhs.reversed == rhs.reversed
+            && lhs.ease == rhs.ease && lhs.reversed == rhs.reversed && lhs.pitch == rhs.pitch
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -140,6 +157,7 @@ public struct Section: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(rampOut)
         hasher.combine(ease)
         hasher.combine(audio)
+        hasher.combine(pitch)
         hasher.combine(frames)
     }
 }

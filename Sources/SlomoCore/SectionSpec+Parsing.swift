@@ -1,6 +1,6 @@
 /// The section syntax of `--section` (grammar in docs/sections.md):
 ///
-///     START-ENDxRATE[:ramp=S][:ramp-in=S][:ramp-out=S][:ease=CURVE][:audio=NAME][:frames=NAME]
+///     START-ENDxRATE[:ramp=S][:ramp-in=S][:ramp-out=S][:ease=CURVE][:audio=NAME][:pitch=SEMITONES][:frames=NAME]
 ///
 /// with START and END as seconds (`2.5`), timecodes (`00:00:02.500`) or frames (`f480`), END
 /// also `end`, and RATE a decimal or a fraction (`0.25`, `1/4`), negative to play backwards
@@ -52,10 +52,15 @@ extension SectionSpec {
             case "ramp-out": rampOut = try Self.duration(value, option: key)
             case "ease": ease = try Ease(parsing: value)
             case "audio": audio = try TimePitchAlgorithm(parsing: value)
+            case "pitch":
+                guard let semitones = Double(value), semitones.isFinite else {
+                    throw TimeModelError(.unparseable, "pitch expects semitones such as 3, -2 or 0.5 (50 cents), got '\(value)'")
+                }
+                pitch = semitones
             case "frames": frames = try FrameChoice(parsing: value)
             default:
                 throw TimeModelError(.unparseable,
-                                     "unknown option '\(key)'; expected ramp, ramp-in, ramp-out, ease, audio or frames")
+                                     "unknown option '\(key)'; expected ramp, ramp-in, ramp-out, ease, audio, pitch or frames")
             }
         }
         // Check what can be checked without the clip: times in order, ramps that fit.

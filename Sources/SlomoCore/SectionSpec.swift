@@ -78,12 +78,15 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     public var ease: Ease?
     /// The audio algorithm; nil means the export's default.
     public var audio: TimePitchAlgorithm?
+    /// Semitones the section's sound is moved by (see `Section`); nil: none of its own.
+    public var pitch: Double?
     /// The CFR frame choice; nil means the export's default.
     public var frames: FrameChoice?
 
     /// A section spec; nothing is checked until it is resolved.
     public init(start: Position, end: Position, rate: Rate, reversed: Bool = false, rampIn: MediaTime = .zero,
-                rampOut: MediaTime = .zero, ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, frames: FrameChoice? = nil) {
+                rampOut: MediaTime = .zero, ease: Ease? = nil, audio: TimePitchAlgorithm? = nil, pitch: Double? = nil,
+                frames: FrameChoice? = nil) {
         self.start = start
         self.end = end
         self.rate = rate
@@ -92,6 +95,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
         self.rampOut = rampOut
         self.ease = ease
         self.audio = audio
+        self.pitch = pitch
         self.frames = frames
     }
 
@@ -99,7 +103,7 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
     public init(_ section: Section) {
         self.init(start: .time(section.range.start), end: .time(section.range.end), rate: section.rate,
                   reversed: section.reversed, rampIn: section.rampIn, rampOut: section.rampOut, ease: section.ease, audio: section.audio,
-                  frames: section.frames)
+                  pitch: section.pitch, frames: section.frames)
     }
 
     /// The section in `clip` (the clip's range of its source file; `end` is its end) with
@@ -116,13 +120,13 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
                 throw TimeModelError(.emptyRange, "start \(start) s must be before end \(end) s")
             }
             return try Section(range: TimeRange(start: start, end: end), rate: rate, reversed: reversed, rampIn: rampIn,
-                               rampOut: rampOut, ease: ease, audio: audio, frames: frames, origin: name)
+                               rampOut: rampOut, ease: ease, audio: audio, pitch: pitch, frames: frames, origin: name)
         } catch let error as TimeModelError where error.subject == nil {
             throw TimeModelError(error.kind, error.problem, section: name)
         }
     }
 
-    /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral:frames=blend`.
+    /// The section syntax: `2-4x0.25:ramp-in=0.2:ramp-out=0.5:ease=smooth:audio=spectral:pitch=3:frames=blend`.
     public var description: String {
         var text = "\(start)-\(end)x" + Rate.text(rate, reversed: reversed)
         if rampIn == rampOut && rampIn != .zero {
@@ -133,7 +137,13 @@ public struct SectionSpec: Hashable, Sendable, CustomStringConvertible {
         }
         if let ease { text += ":ease=\(ease)" }
         if let audio { text += ":audio=\(audio)" }
+        if let pitch { text += ":pitch=\(Self.semitones(pitch))" }
         if let frames { text += ":frames=\(frames)" }
         return text
+    }
+
+    /// Semitones as the syntax writes them: `3`, `-2.5`, `0.01` (exact decimals, no trailing zeros).
+    public static func semitones(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 }

@@ -19,6 +19,7 @@ struct Piece {
     let name: SectionOrigin?
     let section: Int?
     let audio: TimePitchAlgorithm?
+    let pitch: Double?
     let frames: FrameChoice?
 
     /// The rate-1 neighbour without ramps beyond either edge of the map.
@@ -34,6 +35,7 @@ struct Piece {
         name = nil
         section = nil
         audio = nil
+        pitch = nil
         frames = nil
     }
 
@@ -47,6 +49,7 @@ struct Piece {
         name = section.name
         self.section = index
         audio = section.audio
+        pitch = section.pitch
         frames = section.frames
     }
 
@@ -114,19 +117,19 @@ extension TimeMap.Segment {
     /// `rampOutputStart` (an eased ramp's parts share that anchor). Throws `.overflow` when not
     /// representable exactly.
     static func make(source: TimeRange, outputStart: MediaTime, ramp: BoundaryRamp?, rampOutputStart: MediaTime?,
-                     constant k: Rational, section: Int?, audio: TimePitchAlgorithm?, frames: FrameChoice?) throws -> Self {
+                     constant k: Rational, section: Int?, audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) throws -> Self {
         guard let ramp else {
-            return try make(source: source, outputStart: outputStart, k0: k, k1: k, section: section, audio: audio, frames: frames)
+            return try make(source: source, outputStart: outputStart, k0: k, k1: k, section: section, audio: audio, pitch: pitch, frames: frames)
         }
         if ramp.ease == .linear || ramp.from == ramp.to {
             guard let k0 = ramp.linearStretch(at: source.start), let k1 = ramp.linearStretch(at: source.end) else {
                 throw TimeModelError(.overflow, "the ramp over \(source) is not representable exactly")
             }
-            return try make(source: source, outputStart: outputStart, k0: k0, k1: k1, section: section, audio: audio, frames: frames)
+            return try make(source: source, outputStart: outputStart, k0: k0, k1: k1, section: section, audio: audio, pitch: pitch, frames: frames)
         }
         let eased = EasedRamp(sourceStart: ramp.start, length: ramp.length, outputStart: rampOutputStart ?? outputStart,
                               from: ramp.from, to: ramp.to, ease: ramp.ease)
         return Self(source: source, along: eased, from: try ramp.rate(at: source.start, along: eased),
-                    to: try ramp.rate(at: source.end, along: eased), section: section, audio: audio, frames: frames)
+                    to: try ramp.rate(at: source.end, along: eased), section: section, audio: audio, pitch: pitch, frames: frames)
     }
 }

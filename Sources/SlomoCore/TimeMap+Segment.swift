@@ -40,6 +40,8 @@ extension TimeMap {
         public let section: Int?
         /// The section's audio algorithm; nil means the export's default.
         public let audio: TimePitchAlgorithm?
+        /// The section's pitch shift in semitones (its speed kept); nil means the export's.
+        public let pitch: Double?
         /// The section's CFR frame choice; nil means the export's default.
         public let frames: FrameChoice?
 
@@ -62,6 +64,7 @@ extension TimeMap {
             shape = .hold(audio: audio)
             section = nil
             self.audio = nil
+            pitch = nil
             frames = nil
             evaluator = .hold
         }
@@ -76,7 +79,7 @@ extension TimeMap {
         /// `source.end` (just before it, as a picture on screen) and the end shows `source.start`.
         /// Throws `.overflow` when its end does not fit.
         init(reversing source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
-             audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
+             audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) throws {
             let duration = try source.duration.divided(by: rate.value)
             _ = try outputStart.adding(duration)    // the end must fit too
             guard let forward = Affine(through: source.end, outputStart, slope: Rational(-1) * rate.stretch),
@@ -88,13 +91,14 @@ extension TimeMap {
             self.shape = .reversed(rate)
             self.section = section
             self.audio = audio
+            self.pitch = pitch
             self.frames = frames
             self.evaluator = .affine(forward: forward, inverse: inverse)
         }
 
         /// A constant segment; throws `.overflow` when its end does not fit.
         init(source: TimeRange, outputStart: MediaTime, rate: Rate, section: Int?,
-             audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
+             audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) throws {
             let duration = try source.duration.divided(by: rate.value)
             _ = try outputStart.adding(duration)    // the end must fit too
             guard let forward = Affine(through: source.start, outputStart, slope: rate.stretch),
@@ -106,6 +110,7 @@ extension TimeMap {
             self.shape = .constant(rate)
             self.section = section
             self.audio = audio
+            self.pitch = pitch
             self.frames = frames
             self.evaluator = .affine(forward: forward, inverse: inverse)
         }
@@ -113,17 +118,17 @@ extension TimeMap {
         /// A segment with 1/rate going linearly from `k0` to `k1` over the source range: a ramp,
         /// or a constant segment when they are equal. Throws `.overflow` when not representable.
         static func make(source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
-                         section: Int?, audio: TimePitchAlgorithm?, frames: FrameChoice?) throws -> Segment {
+                         section: Int?, audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) throws -> Segment {
             if k0 == k1 {
                 return try Segment(source: source, outputStart: outputStart, rate: Rate(k0.reciprocal),
-                                   section: section, audio: audio, frames: frames)
+                                   section: section, audio: audio, pitch: pitch, frames: frames)
             }
             return try Segment(rampOver: source, outputStart: outputStart, k0: k0, k1: k1,
-                               section: section, audio: audio, frames: frames)
+                               section: section, audio: audio, pitch: pitch, frames: frames)
         }
 
         private init(rampOver source: TimeRange, outputStart: MediaTime, k0: Rational, k1: Rational,
-                     section: Int?, audio: TimePitchAlgorithm?, frames: FrameChoice?) throws {
+                     section: Int?, audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) throws {
             let from = try Rate(k0.reciprocal), to = try Rate(k1.reciprocal)
             // ∫₀ᴸ (k0 + (k1−k0)·x/L) dx = L·(k0 + k1)/2
             let overflow = TimeModelError(.overflow, "ramp over \(source) is not representable exactly")
@@ -138,6 +143,7 @@ extension TimeMap {
             self.shape = .ramp(from: from, to: to)
             self.section = section
             self.audio = audio
+            self.pitch = pitch
             self.frames = frames
             self.evaluator = .ramp(k0: k0, half: half)
         }
@@ -145,12 +151,13 @@ extension TimeMap {
         /// A part `source` of the eased ramp `ramp`, whose rates at its ends are `from` and `to`;
         /// its output range is the ramp's function at its ends, so parts of one ramp tile.
         init(source: TimeRange, along ramp: EasedRamp, from: Rate, to: Rate, section: Int?,
-             audio: TimePitchAlgorithm?, frames: FrameChoice?) {
+             audio: TimePitchAlgorithm?, pitch: Double?, frames: FrameChoice?) {
             self.source = source
             self.output = TimeRange(start: ramp.outputTime(at: source.start), end: ramp.outputTime(at: source.end))
             self.shape = .eased(from: from, to: to, ease: ramp.ease)
             self.section = section
             self.audio = audio
+            self.pitch = pitch
             self.frames = frames
             self.evaluator = .eased(ramp)
         }
@@ -162,7 +169,7 @@ extension TimeMap {
             if case .reversed(let rate) = shape {
                 // Backwards, what plays after the cut is the source before it.
                 return try Segment(reversing: TimeRange(start: source.start, end: cut), outputStart: outputTime(at: cut),
-                                   rate: rate, section: section, audio: audio, frames: frames)
+                                   rate: rate, section: section, audio: audio, pitch: pitch, frames: frames)
             }
             guard cut > source.start else { return self }
             let rest = TimeRange(start: cut, end: source.end)
@@ -172,7 +179,7 @@ extension TimeMap {
             case .eased(let ramp):
                 guard case .eased(_, let to, _) = shape else { preconditionFailure("an eased evaluator has an eased shape") }
                 let from = try Rate(Rational(approximating: ramp.stretch(at: cut)).reciprocal)
-                return Segment(source: rest, along: ramp, from: from, to: to, section: section, audio: audio, frames: frames)
+                return Segment(source: rest, along: ramp, from: from, to: to, section: section, audio: audio, pitch: pitch, frames: frames)
             case .affine, .ramp:
                 // 1/rate is linear in source time: its value at the cut is k0 + (k1 − k0)·(cut − start)/L.
                 let k0 = shape.startStretch!, k1 = shape.endStretch!    // neither evaluator is a hold
@@ -183,7 +190,7 @@ extension TimeMap {
                       let step = difference.multipliedReportingOverflow(by: fraction),
                       let kCut = k0.addingReportingOverflow(step) else { throw overflow }
                 let piece = try Segment.make(source: rest, outputStart: outputTime(at: cut), k0: kCut, k1: k1,
-                                             section: section, audio: audio, frames: frames)
+                                             section: section, audio: audio, pitch: pitch, frames: frames)
                 // Unequal only when outputTime(at: cut) had to round: the segments would not tile.
                 guard piece.output.end == output.end else { throw overflow }
                 return piece
@@ -196,11 +203,11 @@ extension TimeMap {
             if case .eased(let ramp) = evaluator, case .eased(let from, let to, _) = shape {
                 guard let faster = ramp.scaled(by: factor) else { throw overflow }
                 return Segment(source: source, along: faster, from: try Rate(from.value * factor), to: try Rate(to.value * factor),
-                               section: section, audio: audio, frames: frames)
+                               section: section, audio: audio, pitch: pitch, frames: frames)
             }
             if case .reversed(let rate) = shape {
                 return try Segment(reversing: source, outputStart: try output.start.divided(by: factor),
-                                   rate: try Rate(rate.value * factor), section: section, audio: audio, frames: frames)
+                                   rate: try Rate(rate.value * factor), section: section, audio: audio, pitch: pitch, frames: frames)
             }
             if case .hold(let sound) = shape {
                 let start = try output.start.divided(by: factor)
@@ -210,7 +217,7 @@ extension TimeMap {
             guard let k0 = shape.startStretch?.dividedReportingOverflow(by: factor),
                   let k1 = shape.endStretch?.dividedReportingOverflow(by: factor) else { throw overflow }
             return try Segment.make(source: source, outputStart: try output.start.divided(by: factor),
-                                    k0: k0, k1: k1, section: section, audio: audio, frames: frames)
+                                    k0: k0, k1: k1, section: section, audio: audio, pitch: pitch, frames: frames)
         }
 
         /// 1/rate (output seconds per source second) at `sourceTime`, which should lie in `source`;

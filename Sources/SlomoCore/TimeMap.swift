@@ -99,7 +99,7 @@ public struct TimeMap: Hashable, Sendable {
                     if hold.at > range.start {
                         let before = TimeRange(start: range.start, end: hold.at)
                         segments.append(try Segment.make(source: before, outputStart: out, ramp: nil, rampOutputStart: nil,
-                                                         constant: piece.k, section: piece.section, audio: piece.audio,
+                                                         constant: piece.k, section: piece.section, audio: piece.audio, pitch: piece.pitch,
                                                          frames: piece.frames))
                         out = segments.last!.output.end
                         range = TimeRange(start: hold.at, end: range.end)
@@ -113,9 +113,9 @@ public struct TimeMap: Hashable, Sendable {
                 if ramp != nil, rampStarts[boundary] == nil { rampStarts[boundary] = out }
                 let segment = piece.reversed
                     ? try Segment(reversing: range, outputStart: out, rate: try Rate(piece.k.reciprocal), section: piece.section,
-                                  audio: piece.audio, frames: piece.frames)
+                                  audio: piece.audio, pitch: piece.pitch, frames: piece.frames)
                     : try Segment.make(source: range, outputStart: out, ramp: ramp, rampOutputStart: rampStarts[boundary],
-                                       constant: piece.k, section: piece.section, audio: piece.audio, frames: piece.frames)
+                                       constant: piece.k, section: piece.section, audio: piece.audio, pitch: piece.pitch, frames: piece.frames)
                 segments.append(segment)
                 out = segment.output.end
             }

@@ -152,6 +152,13 @@ package struct DocumentNode {
         return try TimeModelError.located(path) { try Rate.directed(value) }
     }
 
+    /// Semitones: a number (`3`, `-2`, `0.5` for 50 cents).
+    package func semitones() throws -> Double {
+        let expected = "semitones, such as 3, -2 or 0.5"
+        guard let value = Double(try text(expected)), value.isFinite else { throw wrongType(expected) }
+        return value
+    }
+
     /// An angle in degrees: a number (`180`, `172.8`) or a fraction as text.
     package func angle() throws -> Rational {
         let expected = "an angle in degrees such as 180"

@@ -72,7 +72,7 @@ extension EditScript {
                 throw error.inDocument(node.path)
             }
         }
-        let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "ease", "audio", "frames"],
+        let keys = try node.mapping(allowed: ["start", "end", "rate", "ramp", "ramp-in", "ramp-out", "ease", "audio", "pitch", "frames"],
                                     required: ["start", "end", "rate"])
         let (rate, reversed) = try keys["rate"]!.directedRate()
         var spec = SectionSpec(start: try keys["start"]!.position(), end: try keys["end"]!.position(), rate: rate, reversed: reversed)
@@ -90,6 +90,7 @@ extension EditScript {
             spec.ease = try TimeModelError.located(ease.path) { try Ease(parsing: text) }
         }
         if let audio = keys["audio"] { spec.audio = try audio.choice(TimePitchAlgorithm.self) }
+        if let pitch = keys["pitch"] { spec.pitch = try pitch.semitones() }
         if let frames = keys["frames"] { spec.frames = try frames.choice(FrameChoice.self) }
         if case .time(let start) = spec.start, case .time(let end) = spec.end {
             _ = try spec.resolved(in: TimeRange(start: start, end: .max(start, end)), frameRate: nil,

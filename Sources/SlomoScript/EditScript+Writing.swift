@@ -57,6 +57,7 @@ extension SectionSpec {
         }
         if let ease { keys.append(("ease", .text(ease.description))) }
         if let audio { keys.append(("audio", .text(audio.rawValue))) }
+        if let pitch { keys.append(("pitch", .number(SectionSpec.semitones(pitch)))) }
         if let frames { keys.append(("frames", .text(frames.rawValue))) }
         return .mapping(keys)
     }

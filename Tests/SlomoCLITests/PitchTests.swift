@@ -105,3 +105,39 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 }
+
+extension PitchTests {
+    /// A section's own pitch on the command line: a 10 s 440 Hz movie retimed with
+    /// `2-4x0.5:pitch=12` plays 440 Hz, then 880 Hz for 4 s, then 440 Hz again, each within a
+    /// cent, and lasts exactly 12 s; `plan --json` says the pitch; bad values are usage errors.
+    @Test func aSectionsOwnPitch() throws {
+        let folder = try FixtureCache.shared.scratchFolder("section-pitch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.mov").path
+        let clip = try Fixture.hfr240.path
+        let result = try Slomo.run(["retime", clip, "--section", "2-4x0.5:pitch=12", "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        let samples = try SyncProbe.samples(output)
+        let sr = 48000, margin = sr / 5
+        let regions = [(margin, 2 * sr - margin, 440.0), (2 * sr + margin, 6 * sr - margin, 880.0), (6 * sr + margin, 12 * sr - margin, 440.0)]
+        for (start, end, expected) in regions {
+            let (frequency, snr) = Self.measure(samples[start..<end])
+            let cents = 1200 * log2(frequency / expected)
+            print(String(format: "retime 2-4x0.5:pitch=12, %.1f–%.1f s: %.3f Hz (%+.3f cent), %.1f dB", Double(start) / Double(sr),
+                         Double(end) / Double(sr), frequency, cents, snr))
+            #expect(abs(cents) < 1)
+        }
+        print("length \(samples.count) frames")
+        #expect(abs(samples.count - 12 * sr) <= 1024, "12 s (AAC frames)")
+        let plan = try Slomo.run(["plan", clip, "--section", "2-4x0.5:pitch=12", "--json"])
+        #expect(plan.standardOutput.contains("\"pitch\" : 12") || plan.standardOutput.contains("\"pitch\":12"), "\(plan.standardOutput)")
+        let table = try Slomo.run(["plan", clip, "--section", "2-4x0.5:pitch=12"])
+        #expect(table.standardOutput.contains("spectral +12 st"), "\(table.standardOutput)")
+        for (section, said) in [("2-4x0.5:pitch=30", "beyond the −24 … 24 semitones"), ("2-4x0.5:pitch=up", "pitch expects semitones"),
+                                ("2-4x0.5:audio=varispeed:pitch=2", "varispeed's pitch follows its rate")] {
+            let bad = try Slomo.run(["retime", clip, "--section", section, "-o", output, "--overwrite"])
+            print("\(section): exit \(bad.status): \(bad.standardError)")
+            #expect(bad.status == 64 && bad.standardError.contains(said), "\(bad.standardError)")
+        }
+    }
+}

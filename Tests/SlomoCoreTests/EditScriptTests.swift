@@ -160,7 +160,7 @@ import SlomoScript
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ramp: 0.6}",
          .rampTooLong, "clips[0].sections[0]: ramps of 0.6 s + 0.6 s are longer than the section's 1 s"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, speed: 2}",
-         .unknownKey, "clips[0].sections[0].speed: unknown key 'speed'; expected one of start, end, rate, ramp, ramp-in, ramp-out, ease, audio, frames"),
+         .unknownKey, "clips[0].sections[0].speed: unknown key 'speed'; expected one of start, end, rate, ramp, ramp-in, ramp-out, ease, audio, pitch, frames"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ramp: 0.2, ease: bouncy}",
          .invalidValue, "clips[0].sections[0].ease: unknown ease 'bouncy'; expected linear, smooth, in, out, in-out or cubic-bezier(x1,y1,x2,y2)"),
         ("slomo: 1\nclips:\n  - source: a.mov\n    sections:\n      - {start: 1, end: 2, rate: 2, ease: smooth}",

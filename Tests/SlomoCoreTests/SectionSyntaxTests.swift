@@ -65,7 +65,7 @@ import Testing
          "section '2-4x0.5:ramp=999999999999999999': ramps of 999999999999999999 s + 999999999999999999 s are longer than the section's 2 s"),
         ("2-4x0.5:ramp=abc", .unparseable, "section '2-4x0.5:ramp=abc': ramp expects a duration such as 0.3 or 300ms, got 'abc'"),
         ("2-4x0.5:speed=2", .unparseable,
-         "section '2-4x0.5:speed=2': unknown option 'speed'; expected ramp, ramp-in, ramp-out, ease, audio or frames"),
+         "section '2-4x0.5:speed=2': unknown option 'speed'; expected ramp, ramp-in, ramp-out, ease, audio, pitch or frames"),
         ("2-4x0.5:audio=loud", .invalidValue,
          "section '2-4x0.5:audio=loud': unknown audio algorithm 'loud'; expected spectral, time-domain, low-latency, varispeed"),
         ("2-4x0.5:ramp=0.1:ramp-in=0.2", .invalidValue, "section '2-4x0.5:ramp=0.1:ramp-in=0.2': option 'ramp-in' is given twice"),
