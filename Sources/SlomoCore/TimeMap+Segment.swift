@@ -40,7 +40,7 @@ extension TimeMap {
         public let section: Int?
         /// The section's audio algorithm; nil means the export's default.
         public let audio: TimePitchAlgorithm?
-        /// The section's pitch shift in semitones (its speed kept); nil means the export's.
+        /// The section's pitch shift in semitones (its speed kept); nil for none of its own.
         public let pitch: Double?
         /// The section's CFR frame choice; nil means the export's default.
         public let frames: FrameChoice?

@@ -27,8 +27,9 @@ struct SectionPitchTests {
         let after = Signals.frequency(out[sectionEnd + margin ..< out.count - margin])
         let shifted = 440 * pow(2, pitch / 12)
         let snr = Signals.sineFitSNR(out[2 * Self.sr + margin ..< sectionEnd - margin], frequency: shifted)
-        print(String(format: "%@ at %@x :pitch=%g: before %.3f Hz, inside %.3f Hz (%+.3f cent, %.1f dB), after %.3f Hz; %d frames",
-                     algorithm.rawValue, rate.description, pitch, before, inside, Signals.cents(inside, shifted), snr, after, out.count))
+        let worst = Signals.worstBlockSNR(out, in: 2 * Self.sr + margin ..< sectionEnd - margin, frequency: shifted)
+        print(String(format: "%@ at %@x :pitch=%g: before %.3f Hz, inside %.3f Hz (%+.3f cent, %.1f dB, worst 4096-frame block %.1f dB), after %.3f Hz; %d frames",
+                     algorithm.rawValue, rate.description, pitch, before, inside, Signals.cents(inside, shifted), snr, worst, after, out.count))
         #expect(abs(Signals.cents(before, 440)) < 0.5)
         #expect(abs(Signals.cents(inside, shifted)) < 1)
         #expect(abs(Signals.cents(after, 440)) < 0.5)
