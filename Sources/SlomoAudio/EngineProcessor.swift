@@ -34,7 +34,7 @@ public class EngineProcessor: TimePitchProcessor {
         pitchRatio = pitch
         stream = ExactStream(engine: try makeEngine(validated), rate: validated, compensates: compensatesLatency)
         pitchStage = pitch == 1 ? nil
-            : ExactStream(engine: try SampleRateEngine(channelCount: channelCount, rate: pitch, quality: .medium), rate: pitch,
+            : ExactStream(engine: try SampleRateEngine(channelCount: channelCount, rate: pitch, quality: .fastest), rate: pitch,
                           compensates: true)
     }
 

@@ -13,7 +13,7 @@ final class PitchStage {
     private var drained = false
 
     init(ratio: Double, sampleRate: Int, channelCount: Int, frameCount: Int) throws {
-        varispeed = try VarispeedProcessor(rate: ratio, sampleRate: sampleRate, channelCount: channelCount)
+        varispeed = try VarispeedProcessor(rate: ratio, sampleRate: sampleRate, channelCount: channelCount, quality: .fastest)
         remaining = frameCount
         held = Array(repeating: [], count: channelCount)
     }
