@@ -28,17 +28,24 @@ struct PlayerPitchTests {
 
     static func cents(_ measured: Double, _ expected: Double) -> Double { 1200 * log2(measured / expected) }
 
+    /// Options of a headless player without a picture, logging into `folder`, and where its
+    /// log and the sound it plays go.
+    static func soundOnly(in folder: URL) -> (options: Player.Options, log: String, heard: String) {
+        let (log, heard) = PlaybackProbe.files(in: folder)
+        for (name, value) in PlaybackProbe.environment(heard: heard) { setenv(name, value, 1) }
+        var options = Player.Options()
+        options.presentationLog = log
+        options.video = false
+        return (options, log, heard)
+    }
+
     /// Three semitones up from the start, then an octave up from 1.5 s (`setPitch`), at rate 1:
     /// 523.25 Hz, then 880 Hz, each within a cent; the log records the change; the status says it.
     @Test func pitchChangesWhilePlaying() throws {
         let folder = try FixtureCache.shared.scratchFolder("player-pitch")
         defer { try? FileManager.default.removeItem(at: folder) }
         let item = try PlayerItem(path: try Self.tone())
-        let (log, heard) = PlaybackProbe.files(in: folder)
-        for (name, value) in PlaybackProbe.environment(heard: heard) { setenv(name, value, 1) }
-        var options = Player.Options()
-        options.presentationLog = log
-        options.video = false
+        let (options, log, heard) = Self.soundOnly(in: folder)
         let player = Player(item: item, pitch: 3, options: options)
         let statusPitch = Guarded<Double?>(nil)
         Thread.detachNewThread {
@@ -70,11 +77,7 @@ struct PlayerPitchTests {
         let folder = try FixtureCache.shared.scratchFolder("player-pitch-varispeed")
         defer { try? FileManager.default.removeItem(at: folder) }
         let item = try PlayerItem(path: try Self.tone())
-        let (log, heard) = PlaybackProbe.files(in: folder)
-        for (name, value) in PlaybackProbe.environment(heard: heard) { setenv(name, value, 1) }
-        var options = Player.Options()
-        options.presentationLog = log
-        options.video = false
+        let (options, log, heard) = Self.soundOnly(in: folder)
         let notices = Guarded<[String]>([])
         let player = Player(item: item, audioAlgorithm: .spectral, options: options) { event in
             if case .notice(let text) = event { notices.withLock { $0.append(text) } }
