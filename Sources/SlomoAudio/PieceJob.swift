@@ -5,19 +5,29 @@ import Synchronization
 ///
 /// The renderer builds the `SegmentRendering` on its own thread (over a snapshot of the track's window
 /// for the piece, so the worker never touches the renderer's source), hands it over, and takes it
-/// back with `wait()`. The worker's join orders every access: the worker owns the rendering
-/// between `start()` and its end, the renderer before and after. That is why the class may be
-/// `@unchecked Sendable`. A renderer that goes away first `cancel()`s its jobs; the worker
-/// stops at its next block and only the job itself still holds the rendering.
+/// back with `wait()`. The rendering keeps a reference to its renderer (for its plan and fades,
+/// which do not change while pieces render), so the compiler cannot see it apart from the
+/// renderer's thread: the class is one of the `@unchecked Sendable` types that
+/// docs/architecture.md lists, checked at run time. The rendering belongs to one thread at a
+/// time (`ThreadOwnership`): the renderer's until `start()`, the worker's while it prepares
+/// it, the renderer's again once `wait()` has joined the worker; each hand-over checks. A
+/// renderer that goes away first `cancel()`s its jobs; the worker stops at its next block and
+/// only the job itself still holds the rendering.
 final class PieceJob: @unchecked Sendable {
     private let rendering: SegmentRendering
+    private let ownership = ThreadOwnership()
     private let worker = PipelineWorker("slomo audio piece", scope: LiveObjects.currentScope)
     private let cancelled = Atomic<Bool>(false)
 
     init(_ rendering: SegmentRendering) { self.rendering = rendering }
 
     func start() {
-        worker.start { [self] in try rendering.prepare { cancelled.load(ordering: .relaxed) } }
+        ownership.release()
+        worker.start { [self] in
+            ownership.claim()
+            defer { ownership.release() }
+            try rendering.prepare { cancelled.load(ordering: .relaxed) }
+        }
     }
 
     /// Asks the worker to stop; the result must not be used.
@@ -25,7 +35,9 @@ final class PieceJob: @unchecked Sendable {
 
     /// The prepared rendering, once the worker is done; rethrows its error.
     func wait() throws -> SegmentRendering {
-        if let failure = worker.join() { throw failure }
+        let failure = worker.join()
+        ownership.claim()
+        if let failure { throw failure }
         return rendering
     }
 }

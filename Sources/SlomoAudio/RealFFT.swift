@@ -28,36 +28,31 @@ final class RealFFT {
         spectrum = UnsafeMutableRawPointer(complex).assumingMemoryBound(to: Float.self)
         // FFTW_MEASURE overwrites the buffers while planning; they are filled before each use.
         let flags = UInt32(FFTW_MEASURE) | UInt32(FFTW_DESTROY_INPUT)
-        nonisolated(unsafe) let buffers = (real: real, complex: complex)
-        let plans = Self.planner.withLock { wisdom in
+        // The plans stay on this thread: the lock's body only fills them in.
+        var plans: (forward: fftwf_plan, inverse: fftwf_plan)?
+        Self.planner.withLock { wisdom in
             wisdom.loadOnce()
             let started = DispatchTime.now().uptimeNanoseconds
-            let forward = fftwf_plan_dft_r2c_1d(Int32(size), buffers.real, buffers.complex, flags)!
-            let inverse = fftwf_plan_dft_c2r_1d(Int32(size), buffers.complex, buffers.real, flags)!
+            let forward = fftwf_plan_dft_r2c_1d(Int32(size), real, complex, flags)!
+            let inverse = fftwf_plan_dft_c2r_1d(Int32(size), complex, real, flags)!
+            plans = (forward, inverse)
             // Planning from wisdom takes microseconds; anything slower measured something new.
             if DispatchTime.now().uptimeNanoseconds - started > 20_000_000 { FFTWisdom.save() }
-            return Plans(forward: forward, inverse: inverse)
         }
-        forwardPlan = plans.forward
-        inversePlan = plans.inverse
+        forwardPlan = plans!.forward
+        inversePlan = plans!.inverse
         time.initialize(repeating: 0, count: size)
         spectrum.initialize(repeating: 0, count: size + 2)
     }
 
     deinit {
-        let plans = Plans(forward: forwardPlan, inverse: inversePlan)
+        let (forward, inverse) = (forwardPlan, inversePlan)
         Self.planner.withLock { _ in
-            fftwf_destroy_plan(plans.forward)
-            fftwf_destroy_plan(plans.inverse)
+            fftwf_destroy_plan(forward)
+            fftwf_destroy_plan(inverse)
         }
         fftwf_free(time)
         fftwf_free(spectrum)
-    }
-
-    /// A transform's two plans, handed out of the planner's lock.
-    private struct Plans: @unchecked Sendable {
-        let forward: fftwf_plan
-        let inverse: fftwf_plan
     }
 
     /// `time` → `spectrum` (bin k at `spectrum[2k]`, `spectrum[2k + 1]`).

@@ -1,16 +1,22 @@
 import Foundation
 import SlomoBatch
+import Synchronization
 
 /// Prints a batch's progress on stderr in the chosen style: one line redrawn in place
 ///
 ///     62% [=========>      ] 5/8 done  1 failed  2 running  elapsed 0:12  ETA 0:08
 ///
 /// or one JSON object a line (`event: "batch"`, the counts, `elapsedSeconds`, `etaSeconds`).
-final class BatchProgressPrinter: @unchecked Sendable {
+final class BatchProgressPrinter: Sendable {
     private let style: ProgressOptions.Style
-    private let lock = NSLock()
-    private var lineOpen = false
-    private lazy var width = TerminalWidth()
+    /// Whether the bar's line is open, and the terminal's width (asked for by the first bar):
+    /// lines are printed under this lock.
+    private let state = Mutex(State())
+
+    private struct State {
+        var lineOpen = false
+        var width: TerminalWidth?
+    }
 
     init(style: ProgressOptions.Style) { self.style = style }
 
@@ -22,8 +28,10 @@ final class BatchProgressPrinter: @unchecked Sendable {
     }
 
     func show(_ progress: BatchProgress) {
-        lock.lock()
-        defer { lock.unlock() }
+        state.withLock { state in draw(progress, &state) }
+    }
+
+    private func draw(_ progress: BatchProgress, _ state: inout State) {
         switch style {
         case .none:
             return
@@ -36,22 +44,24 @@ final class BatchProgressPrinter: @unchecked Sendable {
             encoder.outputFormatting = [.sortedKeys]
             if let data = try? encoder.encode(line) { FileHandle.standardError.write(data + Data("\n".utf8)) }
         case .bar:
-            lineOpen = true
-            FileHandle.standardError.write(Data(("\r" + text(progress) + "\u{1B}[K").utf8))
+            state.lineOpen = true
+            let width = state.width ?? TerminalWidth()
+            state.width = width
+            FileHandle.standardError.write(Data(("\r" + text(progress, columns: width.current) + "\u{1B}[K").utf8))
         }
     }
 
     /// Ends the bar's line with the final counts.
     func finish(_ progress: BatchProgress) {
-        show(progress)
-        lock.lock()
-        defer { lock.unlock() }
-        if lineOpen { FileHandle.standardError.write(Data("\n".utf8)) }
-        lineOpen = false
+        state.withLock { state in
+            draw(progress, &state)
+            if state.lineOpen { FileHandle.standardError.write(Data("\n".utf8)) }
+            state.lineOpen = false
+        }
     }
 
-    private func text(_ progress: BatchProgress) -> String {
-        let limit = max(width.current - 1, 1)
+    private func text(_ progress: BatchProgress, columns: Int) -> String {
+        let limit = max(columns - 1, 1)
         let percent = String(format: "%3.0f%%", progress.fraction * 100)
         let eta = "ETA " + (progress.etaSeconds.map { ProgressLine.clock(.seconds($0)) } ?? "--:--")
         let fields: [(text: String, rank: Int)] = [

@@ -6,7 +6,7 @@ import Synchronization
 /// dBFS, over the last `window` seconds) and the peak held for `peakHold` seconds. A full-scale
 /// square wave reads 0 dBFS; a sine of amplitude 0.5 reads −6.02 dBFS peak and −9.03 dBFS
 /// average. Fed by the capture thread, polled from anywhere.
-public final class AudioLevelMeter: @unchecked Sendable {
+public final class AudioLevelMeter: Sendable {
     /// The levels of one channel.
     public struct ChannelLevel: Hashable, Sendable, Codable {
         public var averagePower: Double

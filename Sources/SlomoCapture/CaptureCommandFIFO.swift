@@ -53,9 +53,21 @@ public final class CaptureCommandFIFO: Sendable {
     private let latest = NewestFrame()
     private let frames: FrameOutput
 
-    /// A frame output's newest frame, shared with the thread that writes stills.
+    /// A frame output's newest frame, kept for the thread that writes stills.
     private final class NewestFrame: Sendable {
-        let frame = Mutex<CapturedFrame?>(nil)
+        private let frame = Guarded<CapturedFrame?>(nil)
+
+        /// Keeps `newest` in place of the frame before (the frame output's thread).
+        func keep(_ newest: sending CapturedFrame) { frame.withLock(moving: newest) { $0 = $1 } }
+
+        /// A new reference to the newest frame (its buffers are not copied), nil before any.
+        func reference() throws(FFmpegError) -> sending CapturedFrame? {
+            try frame.withLock { held throws(FFmpegError) -> sending CapturedFrame? in
+                guard let held else { return nil }
+                return CapturedFrame(frame: try held.frame.clone(), time: held.time, sequenceNumber: held.sequenceNumber,
+                                     input: held.input)
+            }
+        }
     }
 
     /// Makes the named pipe at `path` (or opens one that exists; any other file there is an
@@ -85,7 +97,7 @@ public final class CaptureCommandFIFO: Sendable {
             throw CaptureError(.invalidInput, "--command-fifo \(path): cannot open the pipe (\(reason))")
         }
         let latest = self.latest
-        frames = FrameOutput(alwaysDiscardsLateFrames: true) { frame in latest.frame.withLock { $0 = frame } }
+        frames = FrameOutput(alwaysDiscardsLateFrames: true) { frame in latest.keep(frame) }
     }
 
     deinit {
@@ -151,8 +163,8 @@ public final class CaptureCommandFIFO: Sendable {
             movie.resumeRecording()
             return done("resumed")
         case .still(let path):
-            guard let frame = latest.frame.withLock({ $0 }) else { return failed("no frame has arrived yet") }
             do {
+                guard let frame = try latest.reference() else { return failed("no frame has arrived yet") }
                 let still = try StillImageWriter().write(frame.frame, to: path)
                 return done("\(path): frame \(frame.sequenceNumber) at \(frame.time.formattedSeconds(fractionDigits: 3)) s, "
                             + "\(still.width)x\(still.height) \(still.bitDepth)-bit", frame: (frame.time, frame.sequenceNumber))

@@ -7,6 +7,7 @@ extension CaptureSession {
     /// Reads `source` until the session stops or the source ends, fails or stalls (reader
     /// thread). Samples are stamped on the session clock; a file is paced to its timestamps.
     func read(_ source: CaptureSource, _ wiring: Wiring) {
+        source.claim()
         if !source.cycle.isEmpty { return replay(source, wiring) }
         let clock = wiring.clock
         let start = clock.now()
@@ -54,13 +55,15 @@ extension CaptureSession {
             lastSample = arrival
             if firstSampleTime == nil { firstSampleTime = arrival }
             if let decoder = source.decoder {
-                let frames: [Frame]
                 do {
-                    frames = try decoder.decode(packet)
+                    try decoder.send(packet)
                 } catch {
                     continue  // a damaged sample: skip it, the stream goes on
                 }
-                for frame in frames {
+                while true {
+                    let received: Frame?
+                    do { received = try decoder.receive() } catch { break }
+                    guard let frame = received else { break }
                     let time = source.restamper.sessionTime(pts: frame.pts ?? frame.bestEffortPTS, arrival: arrival)
                     deliver(frame: frame, packet: source.isRaw ? nil : packet, time: time, source: source, wiring)
                 }
@@ -98,24 +101,45 @@ extension CaptureSession {
         }
     }
 
-    /// Hands a sample to every output, each its own reference. A reference FFmpeg cannot make
-    /// (out of memory) stops the session as failed.
-    private func deliver(frame: Frame?, packet: Packet?, time: Int64, source: CaptureSource, _ wiring: Wiring) {
+    /// Hands a sample to every output, each its own reference (the last movie output takes a
+    /// raw frame itself). A reference FFmpeg cannot make (out of memory) stops the session as
+    /// failed.
+    private func deliver(frame: sending Frame?, packet: Packet?, time: Int64, source: CaptureSource, _ wiring: Wiring) {
         shared.withLock { $0.received[source.index] += 1 }
         if source.isAudio, let frame { for meter in wiring.meters { meter.process(frame) } }
         do throws(FFmpegError) {
             if !source.isAudio, let frame {
                 for output in wiring.frameOutputs { output.offer(try frame.clone(), time: time, input: source.index) }
             }
-            for output in wiring.movieOutputs {
-                let payload: CapturedSample.Payload
-                if source.isRaw, let frame { payload = .frame(wiring.movieOutputs.count > 1 ? try frame.clone() : frame) }
-                else if let packet { payload = .packet(try packet.clone()) }
-                else { continue }
-                output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
+            guard let last = wiring.movieOutputs.last else { return }
+            let raw = source.isRaw ? frame : nil
+            for output in wiring.movieOutputs.dropLast() {
+                if let raw { try Self.offer(Self.reference(to: raw), to: output, from: source, at: time) }
+                else if let packet { try Self.offer(Self.reference(to: packet), to: output, from: source, at: time) }
             }
+            let payload: CapturedSample.Payload
+            if let raw { payload = .frame(raw) }
+            else if let packet { payload = try Self.reference(to: packet) }
+            else { return }
+            Self.offer(payload, to: last, from: source, at: time)
         } catch {
             stop(.failed("\(source.input.label): \(error)"))
         }
+    }
+
+    /// Offers `payload` to `output` as a sample of `source` at session time `time`.
+    private static func offer(_ payload: sending CapturedSample.Payload, to output: MovieFileOutput, from source: CaptureSource,
+                              at time: Int64) {
+        output.offer(CapturedSample(payload: payload, input: source.index, time: time), isAudio: source.isAudio)
+    }
+
+    /// A new reference to `frame`, for one output.
+    private static func reference(to frame: Frame) throws(FFmpegError) -> sending CapturedSample.Payload {
+        .frame(try frame.clone())
+    }
+
+    /// A new reference to `packet`, for one output.
+    private static func reference(to packet: Packet) throws(FFmpegError) -> sending CapturedSample.Payload {
+        .packet(try packet.clone())
     }
 }

@@ -3,7 +3,7 @@ import SlomoCore
 extension CaptureSession {
     /// What a running session connects: its opened inputs, its outputs, its clock and limits.
     /// Made once when the session starts and then only read, by every reader thread.
-    struct Wiring: @unchecked Sendable {
+    struct Wiring: Sendable {
         let sources: [CaptureSource]
         let movieOutputs: [MovieFileOutput]
         let frameOutputs: [FrameOutput]

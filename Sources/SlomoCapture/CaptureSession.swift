@@ -15,7 +15,7 @@ import SlomoMedia
 /// try session.add(take)
 /// let result = try await session.record(until: take)
 /// ```
-public final class CaptureSession: @unchecked Sendable {
+public final class CaptureSession: Sendable {
     /// Where a session is in its life: inputs and outputs are added while `configuring`.
     public enum State: Sendable { case configuring, running, stopping, finished }
 
@@ -171,7 +171,7 @@ public final class CaptureSession: @unchecked Sendable {
         }
         let wiring = Wiring(configuration: configuration, sources: opened, clock: SessionClock())
         let scope = LiveObjects.currentScope
-        let outputLoops: [(name: String, body: () -> Void)] =
+        let outputLoops: [(name: String, body: @Sendable () -> Void)] =
             configuration.movieOutputs.map { output in ("slomo-writer", { output.runWriter() }) }
             + configuration.frameOutputs.map { output in ("slomo-frames", { output.runDelivery() }) }
         let writers = outputLoops.map { PipelineWorker($0.name, scope: scope) }
@@ -188,7 +188,10 @@ public final class CaptureSession: @unchecked Sendable {
             $0.state = .running
         }
         for (worker, loop) in zip(writers, outputLoops) { worker.start(loop.body) }
-        for (worker, source) in zip(readers, opened) { worker.start { self.read(source, wiring) } }
+        for (worker, source) in zip(readers, opened) {
+            source.handOn()
+            worker.start { self.read(source, wiring) }
+        }
     }
 
     /// The session-wide limits and the outputs' settings, checked before anything is opened.
@@ -252,7 +255,7 @@ public final class CaptureSession: @unchecked Sendable {
     /// Waits until the session has stopped and its files are finished; false on timeout.
     @discardableResult
     public func waitUntilFinished(timeout: Double? = nil) -> Bool {
-        let finished: (Shared) -> Bool = { $0.state == .finished }
+        let finished: @Sendable (Shared) -> Bool = { $0.state == .finished }
         guard let timeout else { return shared.wait(until: finished) { _ in true } }
         return shared.wait(until: finished, deadline: Date(timeIntervalSinceNow: timeout))
     }

@@ -1,8 +1,9 @@
 import SlomoMedia
 
 /// A frame or packet on its way from a source to an output, stamped on the session clock.
-/// It is moved from the capture thread to exactly one consumer, never shared.
-struct CapturedSample: @unchecked Sendable {
+/// It is moved from the capture thread to exactly one consumer, never shared: outputs take it
+/// as `sending`, and their queue hands it to their writer as `sending`.
+struct CapturedSample {
     enum Payload {
         case frame(Frame)
         case packet(Packet)

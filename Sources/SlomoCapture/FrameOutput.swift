@@ -2,10 +2,10 @@ import Foundation
 import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
-import Synchronization
 
-/// A decoded video frame handed to a `FrameOutput` callback.
-public struct CapturedFrame: @unchecked Sendable {
+/// A decoded video frame handed to a `FrameOutput` callback, which gets it as `sending`: the
+/// frame is moved from the capture thread to the callback, never shared.
+public struct CapturedFrame {
     /// The picture (the callback owns this reference).
     public let frame: Frame
     /// When it was captured, on the session clock (seconds since the session started).
@@ -29,7 +29,7 @@ public final class FrameOutput: Sendable {
     public let alwaysDiscardsLateFrames: Bool
     public let backlog: Int
     public let minFrameDuration: MediaTime?
-    private let handler: @Sendable (CapturedFrame) -> Void
+    private let handler: @Sendable (sending CapturedFrame) -> Void
 
     /// What the capture side decides before the queue: offers, throttling, closing. Offers,
     /// `close` and reading the counters hold this lock, so the queue's counts seen under it
@@ -42,11 +42,11 @@ public final class FrameOutput: Sendable {
         var lastAccepted: Int64?
     }
 
-    private let intake = Mutex(Intake())
+    private let intake = Guarded(Intake())
     private let queue: PipelineQueue<CapturedFrame>
 
     public init(alwaysDiscardsLateFrames: Bool = true, backlog: Int = 4, minFrameDuration: MediaTime? = nil,
-                handler: @escaping @Sendable (CapturedFrame) -> Void) {
+                handler: @escaping @Sendable (sending CapturedFrame) -> Void) {
         self.alwaysDiscardsLateFrames = alwaysDiscardsLateFrames
         self.backlog = alwaysDiscardsLateFrames ? 1 : max(1, backlog)
         self.minFrameDuration = minFrameDuration
@@ -71,8 +71,8 @@ public final class FrameOutput: Sendable {
     }
 
     /// Capture side: offers a frame; never blocks.
-    func offer(_ frame: Frame, time: Int64, input: Int) {
-        intake.withLock { intake in
+    func offer(_ frame: sending Frame, time: Int64, input: Int) {
+        intake.withLock(moving: frame) { intake, frame in
             guard !intake.closed else { return }
             let sequenceNumber = intake.received
             intake.received += 1
@@ -89,7 +89,12 @@ public final class FrameOutput: Sendable {
 
     /// Delivery thread: calls the handler until closed.
     func runDelivery() {
-        while let next = try? queue.pop() { handler(next) }
+        while true {
+            let next: CapturedFrame?
+            do { next = try queue.pop() } catch { return }
+            guard let next else { return }
+            handler(next)
+        }
     }
 
     /// No more frames come; frames still queued are dropped (counted `droppedAtStop`).

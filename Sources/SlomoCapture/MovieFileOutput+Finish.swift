@@ -7,7 +7,7 @@ extension MovieFileOutput {
     /// nothing in it leaves no file.
     func finish(leaving leftOver: [CapturedSample]) {
         for sample in leftOver {
-            let isAudio = tracks[sample.input]?.isAudio ?? false
+            let isAudio = writer.tracks[sample.input]?.isAudio ?? false
             shared.withLock { shared in
                 shared.count(audio: isAudio) {
                     $0.queued -= 1
@@ -16,7 +16,7 @@ extension MovieFileOutput {
             }
         }
         var problem: String?
-        if let muxer {
+        if let muxer = writer.muxer {
             do throws(FFmpegError) {
                 if shared.withLock({ $0.stopReason.map { !$0.isProblem || $0.isSourceEnd } ?? true }) {
                     try writeHeldPackets(to: muxer)
@@ -32,8 +32,8 @@ extension MovieFileOutput {
                 muxer.abandon()
             }
         }
-        self.muxer = nil
-        tracks.removeAll()
+        writer.muxer = nil
+        writer.tracks.removeAll()
         let size = (try? FileSystem.status(of: settings.path)).map { Int64($0.st_size) } ?? 0
         shared.withLock { shared in
             if !shared.wroteSomething { try? FileSystem.removeFile(at: settings.path) }
@@ -45,7 +45,7 @@ extension MovieFileOutput {
 
     /// Drains every encoder, in input order, as long as the packets fit the limits.
     private func writeHeldPackets(to muxer: Muxer) throws(FFmpegError) {
-        for (_, track) in tracks.sorted(by: { $0.key < $1.key }) {
+        for (_, track) in writer.tracks.sorted(by: { $0.key < $1.key }) {
             var held: [Packet] = []
             if let encoder = track.encoder { held = try encoder.encode(nil) }
             if let sound = track.sound { held = try sound.encode(nil) }
@@ -53,7 +53,7 @@ extension MovieFileOutput {
                 let size = Int64(packet.size)
                 if limitReached(adding: size) != nil { break }
                 try muxer.write(packet, stream: track.muxerStream)
-                pendingBytes += size
+                writer.pendingBytes += size
             }
         }
     }

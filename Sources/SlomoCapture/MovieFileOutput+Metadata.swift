@@ -56,9 +56,9 @@ extension MovieFileOutput {
     /// (writer thread, between fragments or after the trailer).
     func writeAddedTags(to muxer: Muxer) throws {
         let (current, version) = shared.withLock { ($0.tags, $0.tagsVersion) }
-        guard version != tagsVersionOnDisk else { return }
+        guard version != writer.tagsVersionOnDisk else { return }
         try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)
-        tagsVersionOnDisk = version
+        writer.tagsVersionOnDisk = version
     }
 
     /// A generous estimate of the bytes tags take in the header: an `mdta` key entry and an

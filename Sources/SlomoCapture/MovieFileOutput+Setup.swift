@@ -8,6 +8,9 @@ extension MovieFileOutput {
     /// (session thread, before capture starts). `sessionTags` are tags the session adds (the
     /// cameras' controls); the settings' own tags win over them.
     func prepare(sources: [CaptureSource], sessionTags: [String: String] = [:]) throws(CaptureError) {
+        // The file and tracks are this thread's while it sets them up, then the writer's.
+        writerOwnership.claim()
+        defer { writerOwnership.release() }
         try checkSettings()
         let audioCodec = settings.audioCodec ?? Self.defaultAudioCodec(for: settings.path)
         if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
@@ -22,7 +25,7 @@ extension MovieFileOutput {
         do {
             for source in sources {
                 let (track, capacity) = try makeTrack(for: source, audioCodec: audioCodec, muxer: muxer)
-                tracks[source.index] = track
+                writer.tracks[source.index] = track
                 queueCapacity += capacity
             }
             let tags = Self.initialTags(from: settings.metadata.merging(sessionTags) { own, _ in own })
@@ -41,7 +44,7 @@ extension MovieFileOutput {
             if let error = error as? CaptureError { throw error }
             throw CaptureError(.outputProblem, "\(settings.path): cannot start the recording (\(error))")
         }
-        self.muxer = muxer
+        writer.muxer = muxer
         // The count bound comes from the inputs; the bytes bound holds for all of them together,
         // so raw frames cannot spread into the room counted for another input's packets.
         let queue = PipelineQueue<CapturedSample>(capacity: queueCapacity, whenFull: .dropNewest,

@@ -4,9 +4,10 @@ import SlomoMedia
 extension MovieFileOutput {
     /// Writes queued samples until the queue is closed, then finishes the file (writer thread).
     func runWriter() {
-        guard let queue = shared.withLock(\.queue) else { preconditionFailure("runWriter() before prepare()") }
+        writerOwnership.claim()
+        guard let queue = shared.read(\.queue) else { preconditionFailure("runWriter() before prepare()") }
         while let sample = try? queue.pop() { // never failed, only finished: pop cannot throw
-            let isAudio = tracks[sample.input]?.isAudio ?? false
+            let isAudio = writer.tracks[sample.input]?.isAudio ?? false
             let stopped: Bool = shared.withLock { shared in
                 shared.count(audio: isAudio) { $0.queued -= 1 }
                 guard let reason = shared.stopReason, reason != .maximumDuration, reason != .stopped, !reason.isSourceEnd else {
@@ -38,7 +39,7 @@ extension MovieFileOutput {
     }
 
     private func write(_ sample: CapturedSample) throws {
-        guard let track = tracks[sample.input], let muxer else { return }
+        guard let track = writer.tracks[sample.input], let muxer = writer.muxer else { return }
         let offset = sample.time
         switch sample.payload {
         case .frame(let frame):
@@ -82,13 +83,14 @@ extension MovieFileOutput {
     private func writePacket(_ packet: Packet, track: RecordingTrack, muxer: Muxer) throws {
         let time = MediaTime(ticks: packet.pts ?? 0, timeBase: packet.timeBase).nanoseconds
         let startsFragment = hasVideoTrack ? (!track.isAudio && packet.isKeyframe) : true
-        if startsFragment && pendingSamples > 0 && time - fragmentStart >= settings.fragmentInterval.nanoseconds - 1_000_000 {
+        if startsFragment && writer.pendingSamples > 0
+            && time - writer.fragmentStart >= settings.fragmentInterval.nanoseconds - 1_000_000 {
             try muxer.flushFragment()
             try writeAddedTags(to: muxer)
-            fragmentStart = time
-            pendingBytes = 0
-            pendingSamples = 0
-            freeSpace.remeasure()
+            writer.fragmentStart = time
+            writer.pendingBytes = 0
+            writer.pendingSamples = 0
+            writer.freeSpace.remeasure()
         }
         let size = Int64(packet.size)  // the muxer empties the packet
         if let reason = limitReached(adding: size) {
@@ -96,26 +98,26 @@ extension MovieFileOutput {
             return
         }
         try muxer.write(packet, stream: track.muxerStream)
-        pendingBytes += size
-        pendingSamples += 1
-        let onDisk = muxer.bytesWritten
-        shared.withLock { $0.bytesOnDisk = onDisk + pendingBytes }
+        writer.pendingBytes += size
+        writer.pendingSamples += 1
+        let onDisk = muxer.bytesWritten + writer.pendingBytes
+        shared.withLock { $0.bytesOnDisk = onDisk }
     }
 
     /// True when one of the tracks records video: then fragments start at its keyframes.
-    private var hasVideoTrack: Bool { tracks.values.contains { !$0.isAudio } }
+    private var hasVideoTrack: Bool { writer.tracks.values.contains { !$0.isAudio } }
 
     /// The size or free-space limit that writing `size` more bytes would reach, if any. The
     /// projection counts the fragment still held in memory, its index (`moof`, about 16 bytes a
     /// sample) and a reserve for the trailer.
     func limitReached(adding size: Int64) -> CaptureStopReason? {
-        guard let muxer else { return nil }
-        let overhead = 16 * 1024 + 24 * (pendingSamples + 1)
+        guard let muxer = writer.muxer else { return nil }
+        let overhead = 16 * 1024 + 24 * (writer.pendingSamples + 1)
         // What the kernel has not got yet still has to fit on the disk.
-        let unwritten = pendingBytes + size + overhead
+        let unwritten = writer.pendingBytes + size + overhead
         var measurement = RecordingLimits.Measurement(fileSize: muxer.bytesWritten + unwritten)
         if limits.minimumFreeSpace != nil {
-            measurement.freeSpace = freeSpace.bytesFree(near: settings.path) - unwritten
+            measurement.freeSpace = writer.freeSpace.bytesFree(near: settings.path) - unwritten
         }
         return limits.reached(by: measurement)
     }

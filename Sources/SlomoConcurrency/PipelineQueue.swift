@@ -5,15 +5,18 @@
 /// producer with `finish()` (the consumer drains what is left, then gets nil), either side with
 /// `fail(_:)` (both sides rethrow the error; the first error wins).
 ///
-/// Values handed through it (frames, packets) are moved, never shared: the producer must not
-/// touch a value after pushing it, and a popped value is no longer held by the queue.
+/// Values handed through it (frames, packets) are moved, never shared, and the compiler checks
+/// it: `push` takes its element as `sending` (the producer cannot touch it afterwards), `pop`
+/// and `removeAll` hand theirs out as `sending` (no longer held by the queue), and `cost` is
+/// `@Sendable`. The elements live in a `Guarded` state, so the queue is `Sendable` whatever
+/// they are.
 ///
 /// ```swift
 /// let queue = PipelineQueue<Packet>(capacity: 64)                  // export: waits for room
 /// let samples = PipelineQueue<Sample>(capacity: 8, whenFull: .dropNewest)  // capture: never waits
 /// let newest = PipelineQueue<Frame>(capacity: 1, whenFull: .replaceOldest)  // a callback: the newest frame
 /// ```
-public final class PipelineQueue<Element>: @unchecked Sendable {
+public final class PipelineQueue<Element>: Sendable {
     /// What `push` does when the queue is full.
     public enum WhenFull: Sendable {
         /// Wait for the consumer to make room (an export: nothing may be lost).
@@ -77,11 +80,11 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
     /// What a push does when the queue is full.
     public let whenFull: WhenFull
     private let byteBudget: Int?
-    private let cost: (Element) -> Int
+    private let cost: @Sendable (Element) -> Int
 
     /// A queue of at most `capacity` elements, and, with `bytes`, of elements whose `cost`
     /// adds up to at most `bytes` (one element is always let in, however large).
-    public init(capacity: Int, whenFull: WhenFull = .wait, bytes: Int? = nil, cost: @escaping (Element) -> Int = { _ in 0 }) {
+    public init(capacity: Int, whenFull: WhenFull = .wait, bytes: Int? = nil, cost: @escaping @Sendable (Element) -> Int = { _ in 0 }) {
         precondition(capacity > 0)
         self.capacity = capacity
         self.whenFull = whenFull
@@ -100,11 +103,12 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
     /// queue's error, or `QueueClosed` when the queue was finished (the consumer went away).
     /// With `.replaceOldest` it releases the oldest waiting elements to make room.
     @discardableResult
-    public func push(_ element: Element) throws -> Bool {
+    public func push(_ element: sending Element) throws -> Bool {
         let size = cost(element)
         switch whenFull {
         case .wait:
-            try state.wait(until: { $0.failure != nil || $0.finished || hasRoom($0, for: size) }) { state in
+            let ready: @Sendable (State) -> Bool = { [self] in $0.failure != nil || $0.finished || hasRoom($0, for: size) }
+            try state.wait(until: ready, moving: element) { state, element in
                 if let failure = state.failure { throw failure }
                 if state.finished { throw QueueClosed() }
                 state.items.append(element)
@@ -112,7 +116,7 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
             }
             return true
         case .dropNewest, .replaceOldest:
-            return try state.withLock { state in
+            return try state.withLock(moving: element) { state, element in
                 if let failure = state.failure { throw failure }
                 let replacing = whenFull == .replaceOldest
                 guard !state.finished, replacing || hasRoom(state, for: size) else {
@@ -132,7 +136,7 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
 
     /// The oldest element, waiting for one; nil once the queue was finished and all was taken.
     /// Throws the error the queue was failed with.
-    public func pop() throws -> Element? {
+    public func pop() throws -> sending Element? {
         try state.wait(until: { $0.count > 0 || $0.finished || $0.failure != nil }) { state in
             if let failure = state.failure { throw failure }
             guard state.count > 0 else { return nil }
@@ -161,7 +165,7 @@ public final class PipelineQueue<Element>: @unchecked Sendable {
     }
 
     /// Takes every waiting element at once.
-    public func removeAll() -> [Element] {
+    public func removeAll() -> sending [Element] {
         state.withLock { state in
             var rest: [Element] = []
             while state.count > 0 { rest.append(state.take()) }

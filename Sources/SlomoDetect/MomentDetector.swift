@@ -25,9 +25,10 @@ public struct MomentDetector: Sendable {
     /// stop it.
     public func analyse(path: String, interrupt: @escaping @Sendable () throws -> Void = {}) throws -> MomentAnalysis {
         let file = try MediaFile(path: path)
-        nonisolated(unsafe) var sound: SoundAnalysis?
+        let sound = Guarded<SoundAnalysis?>(nil)
         let listener = PipelineWorker("slomo detect sound", scope: LiveObjects.currentScope) {
-            sound = try SoundAnalysis(of: file, interrupt: interrupt)
+            let analysis = try SoundAnalysis(of: file, interrupt: interrupt)
+            sound.withLock { $0 = analysis }
         }
         let picker = MomentPicker(before: before, after: after, duration: file.duration)
         let pictures: MotionAnalysis
@@ -38,7 +39,7 @@ public struct MomentDetector: Sendable {
             throw error
         }
         if let error = listener.join() { throw error }
-        let onsets = sound?.onsets ?? []
+        let onsets = sound.read { $0?.onsets } ?? []
         let motion = pictures.motion
         let cuts = picker.cuts(in: motion)
         return MomentAnalysis(path: path, duration: file.duration, frames: pictures.frameTimes.count, motion: motion,

@@ -11,28 +11,47 @@ import SlomoMedia
 /// thread of its own, a few blocks ahead of the encoder (AAC's encoder alone takes as long as
 /// the rest of a passthrough retime). Packets come out on demand, in order, with timestamps
 /// counted in output samples, so memory stays bounded whatever the input's length.
-final class AudioTrackExport {
+///
+/// The track is `Sendable`: the export's audio thread asks it for packets while the muxer's
+/// thread reads its stream, and the rendering thread renders its sources. What each of them
+/// changes is in a `Guarded` value of its own, so the compiler checks that no two reach it at
+/// once: the sources (`audio`, held by the rendering thread a block at a time) and the encoding
+/// (`encoding`, held by whoever asks for the next packet).
+final class AudioTrackExport: Sendable {
     let outputStream: Int
-    private let encoding: AudioBlockEncoder
     private let codec: AudioCodec
     /// The sample format written (lossless codecs), nil for lossy ones.
     let depth: SampleDepth?
     /// The linear gain applied before encoding (from `ExportSettings.gain`).
     private let gain: Float
-    /// Holds true peaks under −1 dBTP in integer and lossy outputs; nil when off or float.
-    private let limiter: TruePeakLimiter?
-    private let audio: JoinedAudio
-    private var pending: [Packet] = []
-    private var finished = false
+    /// Samples of priming the encoder puts first (AAC: 1024).
+    let priming: Int
+    /// The output time base of this track's packets.
+    let timeBase: Rational
+    /// The first source's sample rate and the rate written (they differ when the codec does
+    /// not take the source's).
+    private let sourceSampleRate: Int, sampleRate: Int
+    /// The sources, rendered through their maps by the rendering thread.
+    private let audio: Guarded<JoinedAudio>
+    private let encoding: Guarded<Encoding>
     /// Rendered blocks waiting for the encoder, and the thread rendering them (started by the
     /// first `nextPacket()`).
     private let blocks = PipelineQueue<AudioBuffer>(capacity: 8)
     private let renderer = PipelineWorker("slomo audio render", scope: LiveObjects.currentScope)
-    private var rendering = false
-    /// Rendered samples beyond full scale (clipped by integer codecs and most decoders), and
-    /// the largest magnitude rendered.
-    private var overFullScale = 0
-    private var peak: Float = 0
+
+    /// What encoding the rendered blocks keeps.
+    private struct Encoding {
+        let encoder: AudioBlockEncoder
+        /// Holds true peaks under −1 dBTP in integer and lossy outputs; nil when off or float.
+        let limiter: TruePeakLimiter?
+        var pending: [Packet] = []
+        var finished = false
+        var rendering = false
+        /// Rendered samples beyond full scale (clipped by integer codecs and most decoders),
+        /// and the largest magnitude rendered.
+        var overFullScale = 0
+        var peak: Float = 0
+    }
 
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
     /// `origin`) as `settings` say, encoded with `codec`, added to `muxer` as an encoded stream.
@@ -48,15 +67,21 @@ final class AudioTrackExport {
         // A codec the container cannot hold fails here, naming the valid pairs, not at the header.
         if let container = AudioOutputFormat(path: muxer.path) { _ = try container.codec(codec, for: muxer.path) }
         let depth = try Self.depth(asked: settings.audioDepth, codec: codec, parts: parts)
-        audio = try JoinedAudio(parts, algorithm: settings.audioAlgorithm, spectralEngine: settings.spectralEngine,
-                                sampleRate: codec.sampleRate(for:), pitch: settings.pitch)
+        let audio = try JoinedAudio(parts, algorithm: settings.audioAlgorithm, spectralEngine: settings.spectralEngine,
+                                    sampleRate: codec.sampleRate(for:), pitch: settings.pitch)
+        let format = audio.format
+        (sourceSampleRate, sampleRate) = (audio.sourceSampleRate, format.sampleRate)
+        self.audio = Guarded(audio)
         self.codec = codec
         self.depth = depth
         gain = Float(pow(10, settings.gain / 20))
-        limiter = settings.limiter && depth != .f32
-            ? TruePeakLimiter(sampleRate: audio.format.sampleRate, channelCount: audio.format.channelCount) : nil
-        encoding = try AudioBlockEncoder(codec: codec, depth: depth, format: audio.format, globalHeader: muxer.needsGlobalHeader)
-        outputStream = try muxer.addStream(for: encoding.encoder)
+        let limiter = settings.limiter && depth != .f32
+            ? TruePeakLimiter(sampleRate: format.sampleRate, channelCount: format.channelCount) : nil
+        let encoder = try AudioBlockEncoder(codec: codec, depth: depth, format: format, globalHeader: muxer.needsGlobalHeader)
+        outputStream = try muxer.addStream(for: encoder.encoder)
+        (priming, timeBase) = (encoder.encoder.initialPadding, encoder.encoder.timeBase)
+        // The muxer copied the encoder's parameters and keeps no reference to it.
+        encoding = Guarded(Encoding(encoder: disconnected(consume encoder), limiter: limiter))
     }
 
     /// The depth a lossless `codec` writes: `asked`, else the first part's source's lossless
@@ -85,32 +110,31 @@ final class AudioTrackExport {
                           + "pcm, flac or alac (flac and alac hold s16 and s24)")
     }
 
-    /// Samples of priming the encoder puts first (AAC: 1024).
-    var priming: Int { encoding.encoder.initialPadding }
-
-    /// The output time base of this track's packets.
-    var timeBase: Rational { encoding.encoder.timeBase }
-
     /// The render thread stops (at its next block) and is waited for.
     deinit {
-        guard rendering else { return }
+        guard encoding.read(\.rendering) else { return }
         blocks.fail(QueueClosed())
         renderer.join()
     }
 
     /// The next encoded packet in output order, or nil when the track is done.
-    func nextPacket() throws -> Packet? {
-        if !rendering { startRendering() }
-        while pending.isEmpty && !finished { try produce() }
-        return pending.isEmpty ? nil : pending.removeFirst()
+    func nextPacket() throws -> sending Packet? {
+        try encoding.withLock { encoding in
+            if !encoding.rendering {
+                encoding.rendering = true
+                startRendering()
+            }
+            while encoding.pending.isEmpty && !encoding.finished { try produce(&encoding) }
+            // Taken out of the track's own list, which held the packet's only reference.
+            return encoding.pending.isEmpty ? nil : disconnected(encoding.pending.removeFirst())
+        }
     }
 
     private func startRendering() {
-        rendering = true
         let audio = audio, blocks = blocks
         renderer.start {
             do {
-                while let block = try audio.nextBlock(maxFrames: 8192) { try blocks.push(block) }
+                while let block = try audio.withLock({ try $0.nextBlock(maxFrames: 8192) }) { try blocks.push(block) }
                 blocks.finish()
             } catch {
                 blocks.fail(error)
@@ -121,29 +145,29 @@ final class AudioTrackExport {
 
     /// Encodes the next rendered block, as many full encoder frames as it completes; at the
     /// end, encodes the remainder and flushes the encoder.
-    private func produce() throws {
+    private func produce(_ encoding: inout sending Encoding) throws {
         if var block = try blocks.pop() {
             if gain != 1 { block = AudioBuffer(planar: block.channels.map { $0.map { $0 * gain } }) }
-            if let limiter { block = limiter.process(block) }
-            measureLevel(block)
-            pending += try encoding.encode(block.channels)
+            if let limiter = encoding.limiter { block = limiter.process(block) }
+            Self.measureLevel(block, in: &encoding)
+            encoding.pending += try encoding.encoder.encode(block.channels)
         } else {
             if let error = renderer.join() { throw error }       // and what it met is complete
-            if let tail = limiter?.finish() {
-                measureLevel(tail)
-                pending += try encoding.encode(tail.channels)
+            if let tail = encoding.limiter?.finish() {
+                Self.measureLevel(tail, in: &encoding)
+                encoding.pending += try encoding.encoder.encode(tail.channels)
             }
-            pending += try encoding.finish()
-            finished = true
+            encoding.pending += try encoding.encoder.finish()
+            encoding.finished = true
         }
     }
 
     /// Counts the samples of `block` beyond full scale.
-    private func measureLevel(_ block: AudioBuffer) {
+    private static func measureLevel(_ block: AudioBuffer, in encoding: inout sending Encoding) {
         for channel in block.channels {
             for x in channel where abs(x) > 1 {
-                overFullScale += 1
-                peak = max(peak, abs(x))
+                encoding.overFullScale += 1
+                encoding.peak = max(encoding.peak, abs(x))
             }
         }
     }
@@ -151,6 +175,7 @@ final class AudioTrackExport {
     /// A warning when the rendered audio went beyond full scale (a stretch can raise peaks:
     /// the phase-gradient engine sharpens speech's pulses), nil otherwise.
     var clippingWarning: String? {
+        let (overFullScale, peak) = encoding.read { ($0.overFullScale, $0.peak) }
         guard overFullScale > 0 else { return nil }
         let dB = 20 * log10(Double(peak))
         return "audio: \(overFullScale) rendered samples were beyond full scale (peak +\(String(format: "%.1f", dB)) dBFS) "
@@ -161,18 +186,18 @@ final class AudioTrackExport {
     /// A note when the audio was resampled because the codec does not take the source's rate
     /// (Opus takes 48, 24, 16, 12 or 8 kHz), nil otherwise.
     var resamplingWarning: String? {
-        guard audio.sourceSampleRate != audio.format.sampleRate else { return nil }
-        return "audio: resampled from \(audio.sourceSampleRate) Hz to \(audio.format.sampleRate) Hz, a rate \(codec) can encode"
+        guard sourceSampleRate != sampleRate else { return nil }
+        return "audio: resampled from \(sourceSampleRate) Hz to \(sampleRate) Hz, a rate \(codec) can encode"
     }
 
     /// What decoding the track's sources met damaged, with the file it is in; complete once
     /// `nextPacket()` returned nil.
-    var damage: [(source: String, damage: Damage)] { audio.damage }
+    var damage: [(source: String, damage: Damage)] { audio.withLock { $0.damage } }
 
     /// A warning when the limiter lowered peaks (by more than 0.05 dB), nil otherwise.
     var limiterWarning: String? {
-        guard let limiter, limiter.largestReduction > 0.05 else { return nil }
-        return "audio: peaks beyond −1 dBTP lowered by up to \(String(format: "%.1f", limiter.largestReduction)) dB by the "
+        guard let reduction = encoding.withLock({ $0.limiter?.largestReduction }), reduction > 0.05 else { return nil }
+        return "audio: peaks beyond −1 dBTP lowered by up to \(String(format: "%.1f", reduction)) dB by the "
             + "true-peak limiter (turn it off to keep them, or write float samples, which are never limited)"
     }
 

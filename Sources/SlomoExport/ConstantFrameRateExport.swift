@@ -70,8 +70,22 @@ struct ConstantFrameRateExport {
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
         let hdr = firstVideo.isHDR && !encoding.toneMaps
             ? try HDRMetadata.of(files[0].path, stream: files[0].videoStream!) : HDRMetadata()
-        let (videoOut, encoder, pieces) = try videoStream(of: part, frames: frameCount, encoding: encoding, picture: picture,
-                                                          hdr: hdr, muxer: muxer)
+        // The output's video stream: an encoder's, the pieces' copied (a join), or none (a chunked
+        // export's audio part). The encoder goes to the encode stage; the pieces stay here.
+        var videoOut: Int?, encoder: Encoder?, pieces: PieceReader?
+        switch part {
+        case .audio?:
+            break
+        case .join(let parts, _)?:
+            let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frameCount)
+            let first = reader.first
+            videoOut = try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate)
+            pieces = reader
+        case .frames?, nil:
+            let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)
+            videoOut = added.stream
+            encoder = added.encoder
+        }
         if let videoOut, let first = map.entries.first, let stream = files[0].videoStream {
             let reader = try Demuxer(path: first.clip.source)
             try muxer.copySideData(encoding.toneMaps ? [.displayMatrix] : [.displayMatrix, .masteringDisplay, .contentLight],
@@ -90,10 +104,10 @@ struct ConstantFrameRateExport {
         let rendered = PipelineQueue<Frame>(capacity: Self.renderedPictures.capacity(
             width: picture.width, height: picture.height, pixelFormat: encoding.pixelFormat.name))
         let packets = PipelineQueue<Packet>(capacity: 64)
-        let queues: [(Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
+        let queues: [@Sendable (Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
         // The stages' packets and frames count where the export runs (leak tests).
         let scope = LiveObjects.currentScope
-        func stage(_ name: String, _ body: @escaping () throws -> Void) -> PipelineWorker {
+        func stage(_ name: String, _ body: sending @escaping () throws -> Void) -> PipelineWorker {
             PipelineWorker("slomo \(name)", scope: scope) {
                 do { try body() } catch {
                     for fail in queues { fail(error) }
@@ -118,17 +132,23 @@ struct ConstantFrameRateExport {
             return pair.1.map { SlotRenderer.Clip(schedule: $0.schedule, video: video, picture: placed) }
         }, encoding: encoding, frameRate: frameRate, interpolation: settings.interpolation, shutter: settings.shutter,
                                   input: sourceFrames, output: rendered, warnings: warnings)
-        let threads = encoder.map { encoder in [
-            stage("decode") { try decode.run() },
-            stage("render") { try render.run() },
-            stage("encode") {
-                while let frame = try rendered.pop() {
-                    for packet in try encoder.encode(frame) { try push(packet, to: packets) }
-                }
-                for packet in try encoder.encode(nil) { try push(packet, to: packets) }
-                packets.finish()
-            },
-        ] } ?? []
+        let encodes = encoder != nil
+        var threads: [PipelineWorker] = []
+        if let encoder = encoder.take() {
+            threads = [
+                stage("decode") { try decode.run() },
+                stage("render") { try render.run() },
+                stage("encode") {
+                    while let frame = try rendered.pop() {
+                        try encoder.send(frame)
+                        while let packet = try encoder.receive() { try push(packet, to: packets) }
+                    }
+                    try encoder.sendEndOfStream()
+                    while let packet = try encoder.receive() { try push(packet, to: packets) }
+                    packets.finish()
+                },
+            ]
+        }
 
         let choices = Set(schedules.flatMap(\.choices))
         var phase = "rendering \(frameRate) fps (\(choices.map(\.rawValue).sorted().joined(separator: ", "))), encoding \(settings.codec.rawValue)"
@@ -140,7 +160,7 @@ struct ConstantFrameRateExport {
         let frames: Int
         do {
             let nextVideo: () throws -> Packet? = pieces.map { reader in { try reader.next() } }
-                ?? (encoder == nil ? { nil } : { try packets.pop() })
+                ?? (encodes ? { try packets.pop() } : { nil })
             frames = try writer.write(video: nextVideo, videoStream: videoOut ?? -1, audio: audioTracks, progress: report)
         } catch {
             for fail in queues { fail(error) }
@@ -155,23 +175,6 @@ struct ConstantFrameRateExport {
         return ExportResult(outputPath: session.outputPath, outputDuration: map.outputDuration, videoFrames: frames,
                             audioTracks: audioTracks.count, nudgedPackets: 0,
                             warnings: warnings.all + audioTracks.flatMap(\.warnings), damage: damage.all)
-    }
-
-    /// The output's video stream: an encoder's, the pieces' copied (a join), or none (a chunked
-    /// export's audio part).
-    private func videoStream(of part: ExportPart?, frames: Int, encoding: VideoEncoding, picture: OutputPicture, hdr: HDRMetadata,
-                             muxer: Muxer) throws -> (stream: Int?, encoder: Encoder?, pieces: PieceReader?) {
-        switch part {
-        case .audio?:
-            return (nil, nil, nil)
-        case .join(let parts, _)?:
-            let reader = try PieceReader(pieces: parts, frameRate: frameRate, frames: frames)
-            let first = reader.first
-            return (try encoding.addStream(copying: first.stream, of: first.demuxer, to: muxer, frameRate: frameRate), nil, reader)
-        case .frames?, nil:
-            let added = try encoding.addStream(to: muxer, width: picture.width, height: picture.height, frameRate: frameRate, hdr: hdr)
-            return (added.stream, added.encoder, nil)
-        }
     }
 
     /// Each clip's audio through its own map, joined end to end (source time 0 is where its
@@ -205,7 +208,7 @@ struct ConstantFrameRateExport {
     static let primingTag = "slomo_priming"
 
     /// Encoded packets last one frame period unless the encoder said otherwise.
-    private func push(_ packet: Packet, to queue: PipelineQueue<Packet>) throws {
+    private func push(_ packet: sending Packet, to queue: PipelineQueue<Packet>) throws {
         VideoEncoding.lastOneFramePeriod(packet, frameRate: frameRate)
         try queue.push(packet)
     }

@@ -35,7 +35,8 @@ struct ReversedSectionDecoder {
                 let shown = mirror - picture.end
                 guard schedule.needsFrame(at: shown, among: [mirror - picture.followingEnd, mirror - picture.time]) else { continue }
                 statistics.count(used: 1)
-                try output.push(.frame(picture.frame, time: shown))
+                // A new reference to the picture (its buffers are not copied): the GOP keeps its own.
+                try output.push(.frame(try picture.frame.clone(), time: shown))
             }
             return !(gop.last.map { schedule.isPastLastSlot(mirror - $0.end) } ?? false)
         }

@@ -35,17 +35,18 @@ final class RunDecoders {
         case endOfRun
     }
 
-    /// One decoder on its own thread, with its queues.
-    private final class Lane {
+    /// One decoder on its own thread, with its queues. The lane's thread holds the decoder's
+    /// lock while it decodes; `finish()` takes the decoder out once that thread has ended.
+    private final class Lane: Sendable {
         let commands = PipelineQueue<Command>(capacity: 1024, bytes: RunDecoders.queuedPacketBytes) {
             if case .packet(let packet, _) = $0 { packet.size } else { 0 }
         }
         let pictures: PipelineQueue<Output>
-        let decoder: Decoder
+        let decoder: Guarded<Decoder?>
         let worker: PipelineWorker
 
-        init(decoder: Decoder, pictures capacity: Int, scope: LiveObjects.Counters?) {
-            self.decoder = decoder
+        init(decoder: sending Decoder, pictures capacity: Int, scope: LiveObjects.Counters?) {
+            self.decoder = Guarded(decoder)
             pictures = PipelineQueue<Output>(capacity: capacity)
             worker = PipelineWorker("slomo decode run", scope: scope)
         }
@@ -75,27 +76,34 @@ final class RunDecoders {
     private let merger: PipelineWorker
     private let stream: StreamInfo
     private var current = 0
+    /// True when every picture of the stream is a keyframe: a packet no slot needs need not be sent.
+    let isIntraOnly: Bool
 
     /// Starts `lanes` decoders (`threads` threads each) of stream `index` of `demuxer`'s file,
     /// and the merger that pushes their pictures to `output` at their times less `origin`.
     /// `lanes` nil: `laneCount` for the stream's pictures.
     init(demuxer: Demuxer, stream index: Int, lanes count: Int? = nil, threads: Int,
          output: PipelineQueue<SourceItem>, origin: MediaTime, statistics: DecodeStatistics,
-         isPastLastSlot: @escaping (MediaTime) -> Bool) throws {
+         isPastLastSlot: @escaping @Sendable (MediaTime) -> Bool) throws {
         stream = demuxer.file.streams[index]
         let (width, height, pixelFormat) = (stream.video?.width ?? 0, stream.video?.height ?? 0, stream.video?.pixelFormat ?? "")
         let capacity = Self.aheadPictures.capacity(width: width, height: height, pixelFormat: pixelFormat)
         let count = count ?? Self.laneCount(width: width, height: height, pixelFormat: pixelFormat)
         let scope = LiveObjects.currentScope
+        var intraOnly = false
         let lanes = try (0..<max(1, count)).map { _ in
-            Lane(decoder: try Decoder(demuxer: demuxer, stream: index, threads: threads), pictures: capacity, scope: scope)
+            let decoder = try Decoder(demuxer: demuxer, stream: index, threads: threads)
+            intraOnly = decoder.isIntraOnly
+            // A decoder copies its stream's parameters and keeps no reference to the demuxer.
+            return Lane(decoder: disconnected(consume decoder), pictures: capacity, scope: scope)
         }
         self.lanes = lanes
+        isIntraOnly = intraOnly
         merger = PipelineWorker("slomo decode merge", scope: scope)
         for lane in lanes {
-            lane.worker.start { try Self.decode(in: lane, origin: origin, statistics: statistics) }
+            lane.worker.start { try RunDecoders.decode(in: lane, origin: origin, statistics: statistics) }
         }
-        merger.start { try Self.merge(lanes, into: output, statistics: statistics, isPastLastSlot: isPastLastSlot) }
+        merger.start { try RunDecoders.merge(lanes, into: output, statistics: statistics, isPastLastSlot: isPastLastSlot) }
     }
 
     /// Whether a run may begin at a keyframe shown at `time`: one that no picture leans across,
@@ -105,9 +113,6 @@ final class RunDecoders {
     static func mayStartRun(at time: MediaTime, before: [MediaTime], after: [MediaTime]) -> Bool {
         before.allSatisfy { $0 < time } && after.allSatisfy { $0 > time }
     }
-
-    /// True when every picture of the stream is a keyframe: a packet no slot needs need not be sent.
-    var isIntraOnly: Bool { lanes[0].decoder.isIntraOnly }
 
     /// Ends the current run: the packets sent from now on go to the next lane. With one lane
     /// there are no runs: its decoder goes through the stream as it is.
@@ -119,13 +124,13 @@ final class RunDecoders {
     /// Hands `packet` to the current run: `.none` for a picture a slot needs; otherwise what
     /// its decoder may leave undecoded, and its picture, if decoded all the same, is dropped.
     /// Returns false once no slot needs more pictures: the caller stops reading.
-    func send(_ packet: Packet, skipping: Decoder.PictureSkipping) throws -> Bool {
+    func send(_ packet: sending Packet, skipping: Decoder.PictureSkipping) throws -> Bool {
         try hand(.packet(packet, skipping: skipping))
     }
 
     /// Pushes `command` to the current lane; false once the merger has closed the lanes'
     /// queues (they stay closed, so every later push says so too).
-    private func hand(_ command: Command) throws -> Bool {
+    private func hand(_ command: sending Command) throws -> Bool {
         do {
             try lanes[current].commands.push(command)
             return true
@@ -141,7 +146,8 @@ final class RunDecoders {
         for lane in lanes { lane.commands.finish() }
         let errors = lanes.map { $0.worker.join() } + [merger.join()]
         if let error = errors.compactMap({ $0 }).first { throw error }
-        return Decoder.damageReport(of: lanes.map(\.decoder), for: stream)
+        let decoders = lanes.compactMap { lane in lane.decoder.withLock { $0.take() } }
+        return Decoder.damageReport(of: decoders, for: stream)
     }
 
     /// Stops the lanes and the merger if they still run (the reader failed), and waits for them.
@@ -157,36 +163,25 @@ final class RunDecoders {
     /// A lane's thread: decodes its runs, each from its keyframe to its end as after a seek.
     /// Pictures come out in presentation order, so a lane's pictures are a run's in order.
     private static func decode(in lane: Lane, origin: MediaTime, statistics: DecodeStatistics) throws {
-        let decoder = lane.decoder
         var needed: [Int64: Bool] = [:]    // pts → whether a slot needs the picture
-        func deliver(_ frames: [Frame]) throws {
-            statistics.count(decoded: frames.count)
-            for frame in frames {
-                guard let presented = frame.presentationTime else { continue }
-                if let pts = frame.pts ?? frame.bestEffortPTS {
-                    // Pictures come out in display order: what was decided about earlier ones is moot.
-                    if needed.count > 4 * SourceFrameStage.lookahead { needed = needed.filter { $0.key >= pts } }
-                    if needed.removeValue(forKey: pts) == false { continue }
-                }
-                try lane.pictures.push(.frame(frame, time: presented - origin))
-            }
-        }
         do {
-            while let command = try lane.commands.pop() {
-                switch command {
-                case .packet(let packet, let skipping):
-                    if let pts = packet.pts { needed[pts] = skipping == .none }
-                    decoder.skipping = skipping
-                    try decoder.sendSkippingDamaged(packet)
-                    var frames: [Frame] = []
-                    while let frame = try decoder.receive() { frames.append(frame) }
-                    try deliver(frames)
-                case .endOfRun:
-                    decoder.skipping = .none
-                    try deliver(try decoder.decode(nil))
-                    decoder.reset()
-                    needed.removeAll()
-                    try lane.pictures.push(.endOfRun)
+            try lane.decoder.withLock { held in
+                guard let decoder = held else { return }
+                while let command = try lane.commands.pop() {
+                    switch command {
+                    case .packet(let packet, let skipping):
+                        if let pts = packet.pts { needed[pts] = skipping == .none }
+                        decoder.skipping = skipping
+                        try decoder.sendSkippingDamaged(packet)
+                        try deliver(from: decoder, to: lane, needed: &needed, origin: origin, statistics: statistics)
+                    case .endOfRun:
+                        decoder.skipping = .none
+                        try decoder.sendEndOfStream()
+                        try deliver(from: decoder, to: lane, needed: &needed, origin: origin, statistics: statistics)
+                        decoder.reset()
+                        needed.removeAll()
+                        try lane.pictures.push(.endOfRun)
+                    }
                 }
             }
             lane.pictures.finish()
@@ -198,11 +193,27 @@ final class RunDecoders {
         }
     }
 
+    /// Hands each picture `decoder` has ready that a slot needs (`needed`: pts → whether a slot
+    /// needs it) to `lane`'s merger, at its time less `origin`.
+    private static func deliver(from decoder: Decoder, to lane: Lane, needed: inout [Int64: Bool], origin: MediaTime,
+                                statistics: DecodeStatistics) throws {
+        while let frame = try decoder.receive() {
+            statistics.count(decoded: 1)
+            guard let presented = frame.presentationTime else { continue }
+            if let pts = frame.pts ?? frame.bestEffortPTS {
+                // Pictures come out in display order: what was decided about earlier ones is moot.
+                if needed.count > 4 * SourceFrameStage.lookahead { needed = needed.filter { $0.key >= pts } }
+                if needed.removeValue(forKey: pts) == false { continue }
+            }
+            try lane.pictures.push(.frame(frame, time: presented - origin))
+        }
+    }
+
     /// The merger's thread: run after run, each from its lane, until a lane has no more runs
     /// or no slot needs more pictures. Then it closes every queue, which stops the reader and
     /// the lanes.
     private static func merge(_ lanes: [Lane], into output: PipelineQueue<SourceItem>, statistics: DecodeStatistics,
-                              isPastLastSlot: (MediaTime) -> Bool) throws {
+                              isPastLastSlot: @Sendable (MediaTime) -> Bool) throws {
         func close() {
             for lane in lanes {
                 lane.commands.fail(QueueClosed())

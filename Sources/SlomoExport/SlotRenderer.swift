@@ -92,7 +92,8 @@ private struct ClipRenderer {
         }
         for engine in engines { engine.wait() }
         if let graph {
-            for frame in try graph.process(nil) { try deliver(frame) }
+            try graph.pushEndOfStream()
+            try deliverFiltered(from: graph)
         }
         while !clipEnded { try take() }
     }
@@ -205,7 +206,7 @@ private struct ClipRenderer {
                 try engine.load(a.frame, b.frame, times: (a.time, b.time))
             }
             try prefetch(after: index, besides: engine)
-            if !engine.interpolator.isCut { return try engine.interpolator.render(at: weight) }
+            if let picture = try engine.render(at: weight) { return picture }
         } catch let error where error.kind == .unsupportedFormat || error.kind == .tooSmall {
             flowUnavailable = true
             owner.warnings.add("interpolate: blending instead, \(error.detail)")
@@ -250,7 +251,7 @@ private struct ClipRenderer {
                 engine !== current && !(engine.pair.map { needed.contains($0.a) } ?? false)
             }) else { return }
             free.wait()
-            free.start(p.frame, q.frame, times: (p.time, q.time))
+            try free.start(p.frame, q.frame, times: (p.time, q.time))
         }
     }
 
@@ -264,10 +265,17 @@ private struct ClipRenderer {
                                                  frameRate: owner.frameRate),
                                     description: description)
         }
-        for frame in try graph!.process(picture) { try deliver(frame) }
+        try graph!.push(picture)
+        try deliverFiltered(from: graph!)
     }
 
-    private func deliver(_ frame: Frame) throws {
+    /// Hands on every picture `graph` has ready, one at a time: each is the graph's new frame,
+    /// moved to the encoder's queue.
+    private func deliverFiltered(from graph: FilterGraph) throws {
+        while let frame = try graph.pull() { try deliver(frame) }
+    }
+
+    private func deliver(_ frame: sending Frame) throws {
         frame.timeBase = owner.frameRate.reciprocal
         frame.color = owner.encoding.color
         try owner.output.push(frame)
@@ -275,38 +283,59 @@ private struct ClipRenderer {
 }
 
 /// One optical-flow interpolator and the pair it holds or is estimating on a worker thread.
-/// The render thread calls everything; `start` runs `setPair` on a `PipelineWorker`, and
-/// nothing touches the interpolator again until `wait`/`finish` have joined it.
+/// The render thread calls everything. The interpolator lives in a `Guarded` value: `start`
+/// moves copies of the two pictures (new references to their buffers) to a `PipelineWorker`,
+/// which holds the interpolator's lock while it runs `setPair`; the render thread reaches the
+/// interpolator only through the same lock, after `wait`/`finish` have joined the estimate.
 private final class FlowEngine {
-    let interpolator: FlowInterpolator
+    private let interpolator: Guarded<FlowInterpolator>
+    /// The interpolator's picture size and format (read without its lock, while it estimates).
+    private let width: Int, height: Int, pixelFormat: PixelFormat
     /// The source times of the pair loaded or being loaded.
     private(set) var pair: (a: MediaTime, b: MediaTime)?
     /// The estimate running on its own thread, if any; its join gives how it failed.
     private var estimate: PipelineWorker?
 
-    init(_ interpolator: FlowInterpolator) { self.interpolator = interpolator }
+    init(_ interpolator: sending FlowInterpolator) {
+        (width, height, pixelFormat) = (interpolator.width, interpolator.height, interpolator.pixelFormat)
+        self.interpolator = Guarded(interpolator)
+    }
 
     /// True while a started estimate has not been waited for.
     var isBusy: Bool { estimate != nil }
 
     /// True when pictures like `frame` fit this engine.
     func takes(_ frame: Frame) -> Bool {
-        frame.width == interpolator.width && frame.height == interpolator.height && frame.pixelFormat == interpolator.pixelFormat
+        frame.width == width && frame.height == height && frame.pixelFormat == pixelFormat
     }
 
     /// Estimates the pair's flows now, on the calling thread.
     func load(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) throws(FlowInterpolationError) {
         pair = nil
-        try interpolator.setPair(a, b)
+        try interpolator.withLock(moving: try Self.copies(a, b)) { interpolator, pictures throws(FlowInterpolationError) in
+            try interpolator.setPair(pictures.a, pictures.b)
+        }
         pair = times
     }
 
-    /// Starts estimating the pair's flows on a worker thread, which alone reads the two
-    /// pictures and the interpolator until it is joined.
-    func start(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) {
+    /// Starts estimating the pair's flows on a worker thread, which alone holds the interpolator
+    /// (and copies of the two pictures) until it is joined.
+    func start(_ a: Frame, _ b: Frame, times: (a: MediaTime, b: MediaTime)) throws(FlowInterpolationError) {
+        let pictures = Handoff(try Self.copies(a, b))
         pair = times
-        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) { [interpolator] in
-            try interpolator.setPair(a, b)
+        let interpolator = interpolator
+        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) {
+            try interpolator.withLock(moving: pictures.take()) { interpolator, pictures throws(FlowInterpolationError) in
+                try interpolator.setPair(pictures.a, pictures.b)
+            }
+        }
+    }
+
+    /// The picture at `weight` of the way from the loaded pair's `a` to `b`; nil when the pair
+    /// is a scene cut or its flow failed.
+    func render(at weight: Double) throws(FlowInterpolationError) -> Frame? {
+        try interpolator.withLock { interpolator throws(FlowInterpolationError) -> sending Frame? in
+            interpolator.isCut ? nil : try interpolator.render(at: weight)
         }
     }
 
@@ -318,6 +347,16 @@ private final class FlowEngine {
         if let failure = join() {
             pair = nil
             throw failure
+        }
+    }
+
+    /// New references to `a` and `b` (their buffers are not copied), for the interpolator to
+    /// take while the window keeps its own.
+    private static func copies(_ a: Frame, _ b: Frame) throws(FlowInterpolationError) -> sending (a: Frame, b: Frame) {
+        do {
+            return (try a.clone(), try b.clone())
+        } catch {
+            throw FlowInterpolationError(.engineFailure, "optical-flow interpolator: cannot reference the pair (\(error))")
         }
     }
 

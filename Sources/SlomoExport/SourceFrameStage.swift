@@ -149,7 +149,9 @@ struct SourceFrameStage {
                 }
             }
             inRun += 1
-            guard try runs.send(head.packet, skipping: skipping) else { break }
+            // Taken out of the read-ahead list, which held the packet's only other reference.
+            let packet = (consume head).packet
+            guard try runs.send(disconnected(consume packet), skipping: skipping) else { break }
         }
         if let found = try runs.finish() { try session.found(found, in: clip.path, keptIn: damage) }
     }

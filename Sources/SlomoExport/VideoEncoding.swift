@@ -1,4 +1,5 @@
 import Foundation
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 
@@ -72,7 +73,7 @@ struct VideoEncoding {
     /// `muxer`, with the frame rate and, for HEVC outside Matroska, Apple's `hvc1` tag. Throws
     /// naming the codec when the encoder refuses to open or the container cannot hold it.
     func addStream(to muxer: Muxer, width: Int, height: Int, frameRate: Rational, hdr: HDRMetadata,
-                   timeBase: Rational? = nil) throws -> (encoder: Encoder, stream: Int) {
+                   timeBase: Rational? = nil) throws -> sending (encoder: Encoder, stream: Int) {
         var encoderSettings = self.encoderSettings(width: width, height: height, frameRate: frameRate, hdr: hdr)
         if let timeBase { encoderSettings.timeBase = timeBase }
         let codec = settings.codec
@@ -83,7 +84,10 @@ struct VideoEncoding {
             throw ExportError(.unsupportedCodec, SettingIssue(.codec, codec.rawValue, "\(codec.encoderName) would not open (\(error))"))
         }
         guard muxer.canStore(encoder) else { throw cannotStore(in: muxer) }
-        return (encoder, try describe(try muxer.addStream(for: encoder), in: muxer, frameRate: frameRate))
+        let stream = try describe(try muxer.addStream(for: encoder), in: muxer, frameRate: frameRate)
+        // The muxer copied the encoder's parameters and keeps no reference to it: the encoder
+        // may go to the thread that encodes.
+        return (disconnected(consume encoder), stream)
     }
 
     /// Adds a stream for the packets of stream `index` of `demuxer`, made with these settings

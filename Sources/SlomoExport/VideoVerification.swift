@@ -17,19 +17,25 @@ final class VideoVerification {
         let startsRun: Bool
     }
 
-    private final class Checker {
+    /// A check on its own thread, which holds the check's lock while it decodes; `finish()`
+    /// takes the check out once that thread has ended.
+    private final class Checker: Sendable {
         let queue: PipelineQueue<Item>
-        let check: DecodeCheck
+        let check: Guarded<DecodeCheck?>
         let thread: PipelineWorker
 
-        init(check: DecodeCheck, scope: LiveObjects.Counters?) {
+        init(check: sending DecodeCheck, scope: LiveObjects.Counters?) {
+            let check = Guarded<DecodeCheck?>(check)
             self.check = check
             let queue = PipelineQueue<Item>(capacity: 1024, bytes: VideoVerification.queuedBytes, cost: { $0.packet.size })
             self.queue = queue
             thread = PipelineWorker("slomo verify", scope: scope) {
-                while let item = try queue.pop() {
-                    if item.startsRun { check.restart() }
-                    check.check(item.packet)
+                try check.withLock { held in
+                    guard let check = held else { return }
+                    while let item = try queue.pop() {
+                        if item.startsRun { check.restart() }
+                        check.check(item.packet)
+                    }
                 }
             }
         }
@@ -52,7 +58,8 @@ final class VideoVerification {
     /// Starts checking stream `index` of `demuxer`'s file on `checkers` threads.
     init(demuxer: Demuxer, stream index: Int, checkers count: Int = VideoVerification.checkerCount) throws {
         checkers = try (0..<max(1, count)).map { _ in
-            Checker(check: try DecodeCheck(demuxer: demuxer, stream: index), scope: LiveObjects.currentScope)
+            // A check's decoder copies its stream's parameters and keeps no reference to the demuxer.
+            Checker(check: disconnected(try DecodeCheck(demuxer: demuxer, stream: index)), scope: LiveObjects.currentScope)
         }
     }
 
@@ -74,7 +81,7 @@ final class VideoVerification {
         for checker in checkers { checker.queue.finish() }
         let errors = checkers.compactMap { $0.thread.join() }
         if let error = errors.first { throw error }
-        return DecodeCheck.finish(checkers.map(\.check))
+        return DecodeCheck.finish(checkers.compactMap { checker in checker.check.withLock { $0.take() } })
     }
 
     /// Stops checking if it still runs (the export failed or was cancelled); after `finish()`

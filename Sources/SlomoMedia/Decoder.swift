@@ -1,4 +1,5 @@
 import CFFmpeg
+import SlomoConcurrency
 import SlomoCore
 
 /// Turns a stream's packets into frames. Frames come out with timestamps in the stream's
@@ -60,15 +61,17 @@ public final class Decoder {
         try check(status, "flush decoder", path: path)
     }
 
-    /// The next decoded frame, or nil when the decoder needs more input or has finished.
-    public func receive() throws(FFmpegError) -> Frame? {
+    /// The next decoded frame, or nil when the decoder needs more input or has finished. The
+    /// frame is the caller's alone (`disconnected`: it refers to the decoder's buffers only
+    /// through their reference counts), so it may go to another thread.
+    public func receive() throws(FFmpegError) -> sending Frame? {
         let frame = Frame(timeBase: timeBase)
         let status = avcodec_receive_frame(context, frame.pointer)
         if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
         try check(status, "decode", path: path)
         damage.inspect(frame)
         countLoggedErrors(at: frame.presentationTime)
-        return frame
+        return disconnected(consume frame)
     }
 
     /// Counts as damaged, at `time`, the packet or picture being decoded when the decoder has

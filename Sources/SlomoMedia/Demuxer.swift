@@ -1,5 +1,6 @@
 import CFFmpeg
 import Glibc
+import SlomoConcurrency
 import SlomoCore
 
 /// Reads the packets of a media file in container order. Owns its `AVFormatContext`; not
@@ -118,14 +119,15 @@ public final class Demuxer {
     }
 
     /// The next packet in container order, or nil at the end of the file. Timestamps are in
-    /// the time base of the packet's stream.
-    public func read() throws(FFmpegError) -> Packet? {
+    /// the time base of the packet's stream. The packet is the caller's alone (`disconnected`),
+    /// so it may go to another thread.
+    public func read() throws(FFmpegError) -> sending Packet? {
         let packet = Packet()
         let status = av_read_frame(context, packet.pointer)
         if status == FFmpegError.endOfFile.code { return nil }
         try check(status, "read packet", path: path)
         packet.timeBase = streamPointer(packet.streamIndex).pointee.time_base.rational
-        return packet
+        return disconnected(consume packet)
     }
 
     /// Reads only the given streams from now on: the container skips the others' data.

@@ -1,4 +1,5 @@
 import CFFmpeg
+import SlomoConcurrency
 import SlomoCore
 
 /// What a video encoder should make.
@@ -143,13 +144,14 @@ public final class Encoder {
         try check(status, "flush encoder")
     }
 
-    /// The next packet, or nil when the encoder needs more input or has finished.
-    public func receive() throws(FFmpegError) -> Packet? {
+    /// The next packet, or nil when the encoder needs more input or has finished; the caller's
+    /// alone (`disconnected`), so it may go to another thread.
+    public func receive() throws(FFmpegError) -> sending Packet? {
         let packet = Packet(timeBase: timeBase)
         let status = avcodec_receive_packet(context, packet.pointer)
         if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
         try check(status, "encode")
-        return packet
+        return disconnected(consume packet)
     }
 
     /// Sends a frame (or end-of-stream for nil) and returns every packet that is ready.

@@ -1,5 +1,6 @@
 import CFFmpeg
 import CFFmpegOnDemand
+import SlomoConcurrency
 import SlomoCore
 
 /// A libavfilter graph with one input and one output: frames pushed into a buffer source,
@@ -105,13 +106,14 @@ public final class FilterGraph {
         try check(library.buffersrc_add_frame_flags(source, nil, 0), "flush filter graph")
     }
 
-    /// The next filtered frame, or nil when the graph needs more input or has finished.
-    public func pull() throws(FFmpegError) -> Frame? {
+    /// The next filtered frame, or nil when the graph needs more input or has finished; the
+    /// caller's alone (`disconnected`), so it may go to another thread.
+    public func pull() throws(FFmpegError) -> sending Frame? {
         let frame = Frame(timeBase: outputTimeBase)
         let status = library.buffersink_get_frame(sink, frame.pointer)
         if status == FFmpegError.tryAgain.code || status == FFmpegError.endOfFile.code { return nil }
         try check(status, "filter")
-        return frame
+        return disconnected(consume frame)
     }
 
     /// Pushes a frame (or end-of-stream for nil) and returns every frame that is ready.

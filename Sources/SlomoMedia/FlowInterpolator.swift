@@ -1,5 +1,6 @@
 import CFFmpeg
 import CInterpolate
+import SlomoConcurrency
 import SlomoCore
 
 /// Builds pictures between two decoded pictures by optical flow (OpenCV's DIS flow behind
@@ -94,8 +95,9 @@ public final class FlowInterpolator {
 
     /// A new picture at fraction `t` (strictly between 0 and 1) of the way from the current
     /// pair's `a` to `b`. Its properties (colour tags, side data) are `a`'s and its `pts` lies
-    /// the same fraction between theirs, rounded, in `a`'s time base.
-    public func render(at t: Double) throws(FlowInterpolationError) -> Frame {
+    /// the same fraction between theirs, rounded, in `a`'s time base. The picture is the
+    /// caller's alone (`disconnected`), so it may go to another thread.
+    public func render(at t: Double) throws(FlowInterpolationError) -> sending Frame {
         guard let pair else { throw FlowInterpolationError(.engineFailure, "optical-flow interpolator: render without a pair") }
         guard t > 0, t < 1 else { throw FlowInterpolationError(.engineFailure, "optical-flow interpolator: fraction \(t) outside (0, 1)") }
         let output: Frame
@@ -110,7 +112,7 @@ public final class FlowInterpolator {
         if let a = pair.a.pts, let b = pair.b.pts {
             output.pts = a + Int64((Double(b - a) * t).rounded())
         }
-        return output
+        return disconnected(consume output)
     }
 
     private func checkPicture(_ frame: Frame) throws(FlowInterpolationError) {

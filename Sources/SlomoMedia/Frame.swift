@@ -25,11 +25,13 @@ public final class Frame {
         LiveObjects.freed(packet: false, scope: allocationScope)
     }
 
-    /// A new reference to the same picture or samples (no copy of the data).
-    public func clone() throws(FFmpegError) -> Frame {
+    /// A new reference to the same picture or samples (no copy of the data: the two share
+    /// reference-counted buffers, which FFmpeg counts atomically). The copy is the caller's
+    /// alone (`disconnected`), so it may go to another thread while this one stays.
+    public func clone() throws(FFmpegError) -> sending Frame {
         let copy = Frame(timeBase: timeBase)
         try check(av_frame_ref(copy.pointer, pointer), "reference a frame")
-        return copy
+        return disconnected(consume copy)
     }
 
     /// Presentation timestamp in `timeBase` ticks.

@@ -21,11 +21,13 @@ public final class Packet {
         allocationScope = LiveObjects.allocated(packet: true)
     }
 
-    /// A new reference to the same payload (no copy of the bytes), with the same timestamps.
-    public func clone() throws(FFmpegError) -> Packet {
+    /// A new reference to the same payload (no copy of the bytes: the two share a
+    /// reference-counted buffer), with the same timestamps. The copy is the caller's alone
+    /// (`disconnected`), so it may go to another thread while this one stays.
+    public func clone() throws(FFmpegError) -> sending Packet {
         let copy = Packet(timeBase: timeBase)
         try check(av_packet_ref(copy.pointer, pointer), "reference a packet")
-        return copy
+        return disconnected(consume copy)
     }
 
     deinit {

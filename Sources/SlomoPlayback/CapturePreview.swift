@@ -1,6 +1,7 @@
 import Foundation
 import CSDL2
 import SlomoCapture
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 import Synchronization
@@ -50,21 +51,21 @@ public final class CapturePreview: Sendable {
 
 /// What the preview's delivery thread and its owner share.
 private final class PreviewState: Sendable {
-    let screen: Mutex<PreviewScreen>
+    let screen: Guarded<PreviewScreen>
     let status = Mutex<String>("")
     let shown = Atomic<Int>(0)
     let session: CaptureSession
 
     init(screen: sending PreviewScreen, session: CaptureSession) {
-        self.screen = Mutex(screen)
+        self.screen = Guarded(screen)
         self.session = session
     }
 
     /// Delivery thread: shows the frame with the status in the title.
-    func show(_ frame: CapturedFrame) {
+    func show(_ frame: sending CapturedFrame) {
         let title = status.withLock { $0 }
         let clock = session.clock
-        let didShow = screen.withLock { $0.show(frame, status: title, clock: clock) }
+        let didShow = screen.withLock(moving: frame) { $0.show($1, status: title, clock: clock) }
         if didShow { shown.add(1, ordering: .relaxed) }
     }
 }

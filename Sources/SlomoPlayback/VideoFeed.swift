@@ -3,8 +3,8 @@ import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 
-/// A decoded picture and when it plays.
-struct Picture: @unchecked Sendable {
+/// A decoded picture and when it plays, moved from the decoding thread to the screen's.
+struct Picture {
     /// The decoded frame, owned by whoever holds the picture.
     let frame: Frame
     /// When it plays, in item output time (rate 1).
@@ -97,8 +97,8 @@ final class VideoFeed: Sendable {
     private struct Stopped: Error {}
 
     /// Queues `picture` once there is room for it; throws `Stopped` when playback stops first.
-    private func push(_ picture: Picture) throws {
-        try state.wait(until: { $0.stopped || $0.pictures.count < $0.capacity }) { state in
+    private func push(_ picture: sending Picture) throws {
+        try state.wait(until: { $0.stopped || $0.pictures.count < $0.capacity }, moving: picture) { state, picture in
             if state.stopped { throw Stopped() }
             state.pictures.append(picture)
         }
@@ -129,8 +129,12 @@ final class VideoFeed: Sendable {
         let origin = file.clipOrigin
         if from > .zero { try demuxer.seek(to: from + origin, stream: video.index) }
         let decoder = try Decoder(demuxer: demuxer, stream: video.index, threads: 2)
-        var held: Picture?
-        func take(_ frame: Frame) throws -> Bool {
+        // The picture showing at `from`, held until a later one shows it is the last before: in
+        // a `Guarded` value, from which it comes back out as the decoder's alone, to be queued.
+        let held = Guarded<Picture?>(nil)
+        /// Queues `frame`'s picture, or holds it while it may still be the one showing at
+        /// `from`; false once past the run.
+        func take(_ frame: sending Frame) throws -> Bool {
             guard let pts = frame.presentationTime else { return true }
             let time = pts - origin
             // A run that ends with a freeze holds the picture at its end.
@@ -138,9 +142,9 @@ final class VideoFeed: Sendable {
             let picture = Picture(frame: frame, itemTime: entry.map.outputTime(at: max(time, entry.clip.range.start)),
                                   sourceTime: time, clip: index)
             if time <= from {
-                held = picture
+                held.withLock(moving: picture) { $0 = $1 }
             } else {
-                if let first = held.take() { try push(first) }
+                if let first = held.withLock({ $0.take() }) { try push(first) }
                 try push(picture)
             }
             return true
@@ -157,7 +161,7 @@ final class VideoFeed: Sendable {
         }
         try decoder.sendEndOfStream()
         while let frame = try decoder.receive() { if !(try take(frame)) { break } }
-        if let first = held.take() { try push(first) }
+        if let first = held.withLock({ $0.take() }) { try push(first) }
     }
 
     /// Decodes a reversed run of clip `index` GOP by GOP from its end (or from output time
@@ -171,7 +175,8 @@ final class VideoFeed: Sendable {
         let reader = try BackwardPictureReader(demuxer: try Demuxer(path: file.path), stream: video.index, threads: 2)
         try reader.read(before: from, through: run.source.start, floor: entry.clip.range.start) { gop in
             for picture in gop where picture.end > run.source.start {
-                try push(Picture(frame: picture.frame, itemTime: max(segment.outputTime(at: picture.end), run.output.start),
+                // A new reference to the picture (its buffers are not copied): the GOP keeps its own.
+                try push(Picture(frame: try picture.frame.clone(), itemTime: max(segment.outputTime(at: picture.end), run.output.start),
                                  sourceTime: picture.time, clip: index))
             }
             if let found = reader.damage { damage.report(found, in: file.path) }

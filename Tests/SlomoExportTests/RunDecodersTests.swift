@@ -48,7 +48,7 @@ import Testing
                 inRun = 0
             }
             inRun += 1
-            guard try runs.send(packet, skipping: skipping(index)) else { break }
+            guard try runs.send(try packet.clone(), skipping: skipping(index)) else { break }
         }
         decoded.damage = try runs.finish()
         decoded.decodedCount = statistics.decodedFrames
