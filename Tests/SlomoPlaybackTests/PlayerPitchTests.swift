@@ -5,10 +5,12 @@ import SlomoPlayback
 import SlomoTestSupport
 import Testing
 
+// Nested in PlayerControlTests, which is serialized: every player test points SDL's disk driver
+// at its own file through the environment, so two may not play at once.
+extension PlayerControlTests {
 /// The player's pitch, independent of its rate, changed while playing: what the sound device
 /// played is measured (SDL's disk driver), in cents.
-@Suite(.serialized)
-struct PlayerPitchTests {
+@Suite struct Pitch {
     /// 4 s of a 440 Hz tone at −6 dBFS, mono 48 kHz.
     static func tone() throws -> String {
         try FixtureCache.shared.path(for: "player-pitch-tone", extension: "wav", arguments: [
@@ -57,6 +59,7 @@ struct PlayerPitchTests {
         _ = try player.run()
         let probe = try PlaybackProbe(log: log, heard: heard, channels: 1)
         let rate = probe.sampleRate
+        try #require(probe.audio.count >= rate * 35 / 10, "\(probe.audio.count) frames heard")
         let before = Self.frequency(probe.audio[rate * 3 / 10 ..< rate * 12 / 10])
         let after = Self.frequency(probe.audio[rate * 25 / 10 ..< rate * 35 / 10])
         print(String(format: "player pitch: +3 → %.3f Hz (%+.2f cent), then +12 → %.3f Hz (%+.2f cent); %d frames heard; changes %@",
@@ -92,9 +95,11 @@ struct PlayerPitchTests {
         _ = try player.run()
         let probe = try PlaybackProbe(log: log, heard: heard, channels: 1)
         let rate = probe.sampleRate
+        try #require(probe.audio.count >= rate * 11 / 10, "\(probe.audio.count) frames heard")
         let heardFrequency = Self.frequency(probe.audio[rate * 8 / 10 ..< rate * 11 / 10])
         print("varispeed with pitch: \(notices.withLock { $0 }); heard \(heardFrequency) Hz")
         #expect(notices.withLock { $0 }.contains { $0.contains("varispeed's pitch follows its rate") })
         #expect(abs(Self.cents(heardFrequency, 440)) < 1)
     }
+}
 }
