@@ -5,8 +5,10 @@ import SlomoCore
 import SlomoTestSupport
 import Testing
 
-/// Commands to a running recording through its named pipe, from the library.
-@Suite struct CommandFIFOTests {
+/// Commands to a running recording through its named pipe, from the library. (Named a
+/// session test so that scripts/test runs it alone: a still is judged by the frame recorded
+/// the moment its line arrives.)
+@Suite struct CommandFIFOSessionTests {
     /// Records a 160x120 60 fps test pattern in lossless FFV1 with a command pipe; `send`
     /// talks to it while it runs and returns when done; the reports are returned.
     static func record(_ scratch: String, send: (CaptureSession, MovieFileOutput, (String) throws -> Void, Guarded<[CaptureCommandFIFO.Report]>) throws -> Void)
