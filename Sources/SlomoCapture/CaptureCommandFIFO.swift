@@ -29,16 +29,17 @@ public final class CaptureCommandFIFO: Sendable {
         public let succeeded: Bool
         /// What was done, or what went wrong.
         public let message: String
-        /// For a still: the session time of the frame written (seconds) and its sequence number.
-        public let frame: (time: MediaTime, sequenceNumber: Int)?
+        /// For a still: which frame was written.
+        public let frame: StillFrame?
 
         public var description: String { message }
+    }
 
-        public static func == (a: Report, b: Report) -> Bool {
-            a.line == b.line && a.succeeded == b.succeeded && a.message == b.message
-        }
-
-        public func hash(into hasher: inout Hasher) { hasher.combine(line); hasher.combine(message) }
+    /// The frame a `still` line wrote: when it was captured, on the session clock, and its
+    /// sequence number among the frames the session delivered.
+    public struct StillFrame: Hashable, Sendable {
+        public let time: MediaTime
+        public let sequenceNumber: Int
     }
 
     /// The pipe's path.
@@ -146,7 +147,7 @@ public final class CaptureCommandFIFO: Sendable {
         do throws(CaptureError) { command = try CaptureCommand(parsing: line) } catch {
             return Report(line: line, command: nil, succeeded: false, message: error.description, frame: nil)
         }
-        func done(_ message: String, frame: (MediaTime, Int)? = nil) -> Report {
+        func done(_ message: String, frame: StillFrame? = nil) -> Report {
             Report(line: line, command: command, succeeded: true, message: message, frame: frame)
         }
         func failed(_ message: String) -> Report {
@@ -167,7 +168,7 @@ public final class CaptureCommandFIFO: Sendable {
                 guard let frame = try latest.reference() else { return failed("no frame has arrived yet") }
                 let still = try StillImageWriter().write(frame.frame, to: path)
                 return done("\(path): frame \(frame.sequenceNumber) at \(frame.time.formattedSeconds(fractionDigits: 3)) s, "
-                            + "\(still.width)x\(still.height) \(still.bitDepth)-bit", frame: (frame.time, frame.sequenceNumber))
+                            + "\(still.width)x\(still.height) \(still.bitDepth)-bit", frame: StillFrame(time: frame.time, sequenceNumber: frame.sequenceNumber))
             } catch {
                 return failed("\(error)")
             }

@@ -89,7 +89,7 @@ extension RecordedV4L2Device {
             let found: (control: CameraControl, isClass: Bool)?
             if wanted & slomo_v4l2_ctrl_flag_next_ctrl() != 0 {
                 let after = wanted & ~slomo_v4l2_ctrl_flag_next_ctrl()
-                found = entries.first { $0.control.id > after || (after == 0 && $0.control.id == 0) }
+                found = entries.first { $0.control.id > after }
             } else {
                 found = entries.first { $0.control.id == wanted }
             }
