@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SlomoMedia
 
 /// A program a batch runs (slomo for a job or a dry run, sbatch, squeue): started with
 /// `posix_spawn`, its output appended to a file, and reaped with `wait4` so that its CPU time
@@ -65,7 +66,7 @@ final class ChildProcess: Sendable {
     func wait() -> Exit {
         var status: Int32 = 0
         var usage = rusage()
-        while wait4(pid, &status, 0, &usage) == -1 && errno == EINTR {}
+        _ = try? SystemError.check("wait4") { wait4(pid, &status, 0, &usage) }
         let termination = status & 0x7f
         let signal: Int32? = termination == 0 ? nil : termination
         let exitStatus = signal.map { 128 + $0 } ?? (status >> 8) & 0xff

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SlomoCore
+import SlomoMedia
 import Synchronization
 
 /// A camera opened for its controls, as AVCaptureDevice is between `lockForConfiguration()`
@@ -56,7 +57,7 @@ public final class CameraControls: Sendable {
                 let status = V4L2Controls.set(assignment.control.id, to: assignment.value, on: device)
                 if status != 0 {
                     return CaptureError(.deviceBusy, "\(assignment.reason): \(label) refused \(assignment.control.name)="
-                                        + "\(assignment.value) (\(String(cString: strerror(status))))")
+                                        + "\(assignment.value) (\(SystemError(call: "VIDIOC_S_CTRL", code: status).message))")
                 }
             }
             return nil
@@ -72,7 +73,7 @@ public final class CameraControls: Sendable {
         let status = device.withLock { V4L2Controls.holdForRecording(holding, on: $0) }
         guard status == 0 else {
             throw CaptureError(.deviceBusy, "\(label): cannot \(holding ? "hold" : "release") the device "
-                               + "(\(String(cString: strerror(status)))); another program holds it")
+                               + "(\(SystemError(call: "VIDIOC_S_PRIORITY", code: status).message)); another program holds it")
         }
     }
 

@@ -77,25 +77,24 @@ public final class CaptureCommandFIFO: Sendable {
         self.path = path
         self.movie = movie
         self.report = report
-        var status = stat()
-        if stat(path, &status) == 0 {
+        if let status = try? FileSystem.status(of: path) {
             guard status.st_mode & S_IFMT == S_IFIFO else {
                 throw CaptureError(.invalidInput, "--command-fifo \(path): the file exists and is not a named pipe; "
                                    + "give a new path (slomo makes the pipe)")
             }
             madeThePipe = false
         } else {
-            guard mkfifo(path, 0o600) == 0 else {
-                throw CaptureError(.invalidInput, "--command-fifo \(path): cannot make a named pipe there (\(String(cString: strerror(errno))))")
+            do throws(SystemError) { try SystemError.check("mkfifo") { mkfifo(path, 0o600) } } catch {
+                throw CaptureError(.invalidInput, "--command-fifo \(path): cannot make a named pipe there (\(error.message))")
             }
             madeThePipe = true
         }
         // Read and write: the pipe stays open when a writer closes it, and opening never waits.
-        descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            let reason = String(cString: strerror(errno))
-            if madeThePipe { unlink(path) }
-            throw CaptureError(.invalidInput, "--command-fifo \(path): cannot open the pipe (\(reason))")
+        do throws(SystemError) {
+            descriptor = try SystemError.check("open") { open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC) }
+        } catch {
+            if madeThePipe { try? FileSystem.removeFile(at: path) }
+            throw CaptureError(.invalidInput, "--command-fifo \(path): cannot open the pipe (\(error.message))")
         }
         let latest = self.latest
         frames = FrameOutput(alwaysDiscardsLateFrames: true) { frame in latest.keep(frame) }

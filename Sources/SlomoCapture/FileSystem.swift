@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SlomoMedia
 
 /// The file-system calls of capture (`stat`, `statvfs`, `unlink`), each failing with the
 /// `SystemError` it met.

@@ -1,5 +1,6 @@
 import CV4L2
 import Glibc
+import SlomoMedia
 
 /// The ioctl seam of Video4Linux2: everything slomo asks a camera goes through `control`, so
 /// that enumeration can be tested against recorded devices (`RecordedV4L2Device`) where no
@@ -46,18 +47,14 @@ public final class V4L2FileDevice: V4L2Device {
 
     deinit { close(descriptor) }
 
-    /// Performs the request, again when a signal interrupted it (`EINTR`); returns 0 or the
-    /// errno value it failed with.
+    /// Performs the request (again when a signal interrupted it: `SystemError.check`); returns
+    /// 0 or the errno value it failed with.
     public func control(_ request: UInt, _ argument: UnsafeMutableRawPointer) -> Int32 {
-        while true {
-            do throws(SystemError) {
-                try SystemError.check("ioctl") { slomo_ioctl(descriptor, request, argument) }
-                return 0
-            } catch where error.code == EINTR {
-                continue
-            } catch {
-                return error.code
-            }
+        do throws(SystemError) {
+            try SystemError.check("ioctl") { slomo_ioctl(descriptor, request, argument) }
+            return 0
+        } catch {
+            return error.code
         }
     }
 }

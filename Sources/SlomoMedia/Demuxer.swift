@@ -166,16 +166,16 @@ public final class Demuxer {
     /// Rejects what FFmpeg would only describe vaguely: no such path, a folder, an empty file.
     private static func checkReadable(_ path: String) throws(MediaError) {
         var info = stat()
-        guard stat(path, &info) == 0 else {
-            if errno == ENOENT { throw MediaError(.notFound, path: path, detail: "no such file") }
-            throw MediaError(.unreadable, path: path, detail: String(cString: strerror(errno)))
+        do throws(SystemError) { try SystemError.check("stat") { stat(path, &info) } } catch {
+            if error.code == ENOENT { throw MediaError(.notFound, path: path, detail: "no such file") }
+            throw MediaError(.unreadable, path: path, detail: error.message)
         }
         if info.st_mode & S_IFMT == S_IFDIR { throw MediaError(.notAFile, path: path, detail: "is a directory, not a media file") }
         if info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
             throw MediaError(.empty, path: path, detail: "the file is empty")
         }
-        guard access(path, R_OK) == 0 else {
-            throw MediaError(.unreadable, path: path, detail: "cannot be read (\(String(cString: strerror(errno))))")
+        do throws(SystemError) { try SystemError.check("access") { access(path, R_OK) } } catch {
+            throw MediaError(.unreadable, path: path, detail: "cannot be read (\(error.message))")
         }
     }
 

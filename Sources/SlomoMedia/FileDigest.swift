@@ -7,8 +7,9 @@ public enum FileDigest {
     /// The digest of the file at `path`, read in 1 MiB blocks; throws `.unreadable` when it
     /// cannot be read to its end.
     public static func sha256(of path: String) throws(MediaError) -> String {
-        guard let file = fopen(path, "rb") else {
-            throw MediaError(.unreadable, path: path, detail: "cannot be read to check its SHA-256: \(String(cString: strerror(errno)))")
+        let file: UnsafeMutablePointer<FILE>
+        do throws(SystemError) { file = try SystemError.check("fopen") { fopen(path, "rb") } } catch {
+            throw MediaError(.unreadable, path: path, detail: "cannot be read to check its SHA-256: \(error.message)")
         }
         defer { fclose(file) }
         let hasher = Hasher256()

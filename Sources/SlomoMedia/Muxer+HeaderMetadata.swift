@@ -30,12 +30,10 @@ extension Muxer {
         let newTags = MovieBoxes.children(of: generatedMoov, in: generated)
             .filter { $0.type == "udta" || $0.type == "meta" }.flatMap { generated[$0.range] }
 
-        let file = open(path, O_RDWR | O_CLOEXEC)
-        guard file >= 0 else { throw ioFailure("open to write tags") }
+        let file = try ioCall("open to write tags") { open(path, O_RDWR | O_CLOEXEC) }
         defer { close(file) }
         var head = [UInt8](repeating: 0, count: 1 << 20)
-        let count = pread(file, &head, head.count, 0)
-        guard count >= 0 else { throw ioFailure("read the header to write tags") }
+        let count = try ioCall("read the header to write tags") { pread(file, &head, head.count, 0) }
         head.removeSubrange(count...)
         guard let moov = MovieBoxes.box("moov", in: head, from: 0) else {
             throw MediaError(.damaged, path: path, detail: "write tags: no moov at the start of the file")
@@ -53,17 +51,20 @@ extension Muxer {
                              detail: "write tags: they need \(rewritten.count + 8 - room) bytes more than the header has room for")
         }
         if rewritten.count < room { rewritten += MovieBoxes.freeBox(size: room - rewritten.count) }
-        let written = rewritten.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, off_t(moov.range.lowerBound)) }
-        guard written >= 0 else { throw ioFailure("write tags into the header") }
+        let written = try ioCall("write tags into the header") {
+            rewritten.withUnsafeBytes { pwrite(file, $0.baseAddress, $0.count, off_t(moov.range.lowerBound)) }
+        }
         guard written == rewritten.count else {
             throw MediaError(.writeFailed, path: path,
                              detail: "write tags into the header: only \(written) of \(rewritten.count) bytes were written")
         }
     }
 
-    /// The failure of a file operation that has just set `errno`, with the system's text for it.
-    private func ioFailure(_ operation: String) -> MediaError {
-        MediaError(.writeFailed, path: path, detail: "\(operation): \(String(cString: strerror(errno)))")
+    /// The result of a file operation, or its failure as `.writeFailed` with the system's text.
+    private func ioCall<Result: BinaryInteger>(_ operation: String, _ body: () -> Result) throws(MediaError) -> Result {
+        do throws(SystemError) { return Result(try SystemError.check(operation) { Int(body()) }) } catch {
+            throw MediaError(.writeFailed, path: path, detail: "\(operation): \(error.message)")
+        }
     }
 
     /// The header (`ftyp` + `moov`) FFmpeg writes for this muxer's streams with `tags`.

@@ -47,25 +47,24 @@ public final class PartialFile {
     /// one is replaced only with `overwrite`.
     public func publish() throws(MediaError) {
         guard let descriptor else {
-            guard rename(writePath, target) == 0 else { throw failure("move the finished file into place") }
+            try call("move the finished file into place") { rename(writePath, target) }
             return
         }
         if overwrite {
             // linkat cannot replace: link under a private name, then rename over the target.
             let staging = Self.namedPartial(for: target, writer: getpid())
-            guard linkat(AT_FDCWD, writePath, AT_FDCWD, staging, AT_SYMLINK_FOLLOW) == 0 else {
-                throw failure("name the finished file")
-            }
-            guard rename(staging, target) == 0 else {
-                let error = failure("move the finished file into place")
+            try call("name the finished file") { linkat(AT_FDCWD, writePath, AT_FDCWD, staging, AT_SYMLINK_FOLLOW) }
+            do throws(MediaError) { try call("move the finished file into place") { rename(staging, target) } } catch {
                 unlink(staging)
                 throw error
             }
         } else {
-            guard linkat(AT_FDCWD, writePath, AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 else {
-                throw errno == EEXIST
+            do throws(SystemError) {
+                try SystemError.check("linkat") { linkat(AT_FDCWD, writePath, AT_FDCWD, target, AT_SYMLINK_FOLLOW) }
+            } catch {
+                throw error.code == EEXIST
                     ? MediaError(.outputExists, path: target, issue: SettingIssue(.overwrite, nil, "appeared while writing (use {overwrite} to replace it)"))
-                    : failure("name the finished file")
+                    : MediaError(.writeFailed, path: target, detail: "cannot name the finished file: \(error.message)")
             }
         }
         close(descriptor)
@@ -83,8 +82,11 @@ public final class PartialFile {
         }
     }
 
-    private func failure(_ operation: String) -> MediaError {
-        MediaError(.writeFailed, path: target, detail: "cannot \(operation): \(String(cString: strerror(errno)))")
+    /// Makes a file system call; its failure is `.writeFailed`: `cannot OPERATION: reason`.
+    private func call(_ operation: String, _ body: () -> Int32) throws(MediaError) {
+        do throws(SystemError) { try SystemError.check(operation, body) } catch {
+            throw MediaError(.writeFailed, path: target, detail: "cannot \(operation): \(error.message)")
+        }
     }
 
     /// `.NAME.slomo-partial-PID-XXXXXXXX.EXT` beside `target`.
@@ -103,8 +105,10 @@ public final class PartialFile {
         let prefix = ".\(url.deletingPathExtension().lastPathComponent).slomo-partial-"
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0,
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = Int32(name.dropFirst(prefix.count).prefix { $0 != "-" }), pid > 0 else { continue }
+            do throws(SystemError) { try SystemError.check("kill") { kill(pid, 0) }; continue } catch {
+                guard error.code == ESRCH else { continue }    // alive, or not ours to ask about
+            }
             unlink(folder.appendingPathComponent(name).path)
         }
     }

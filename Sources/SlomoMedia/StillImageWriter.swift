@@ -156,24 +156,21 @@ public struct StillImageWriter: Sendable {
     /// Writes `bytes` to a file with no name until they are all there, then names it `path`.
     private static func save(_ bytes: [UInt8], to path: String, overwrite: Bool) throws(MediaError) {
         let partial = try PartialFile(target: path, overwrite: overwrite)
-        let descriptor = open(partial.writePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(0o644))
-        guard descriptor >= 0 else { throw failure(path, "cannot create the picture") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = failure(path, "cannot write the picture")
-                close(descriptor)
-                throw error
+        do throws(SystemError) {
+            let descriptor = try SystemError.check("cannot create the picture") {
+                open(partial.writePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(0o644))
             }
-            written += count
+            defer { close(descriptor) }
+            var written = 0
+            while written < bytes.count {
+                written += try SystemError.check("cannot write the picture") {
+                    bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + written, $0.count - written) }
+                }
+            }
+            try SystemError.check("cannot write the picture") { fsync(descriptor) }
+        } catch {
+            throw MediaError(.writeFailed, path: path, detail: error.description)
         }
-        guard close(descriptor) == 0 else { throw failure(path, "cannot write the picture") }
         try partial.publish()
-    }
-
-    private static func failure(_ path: String, _ what: String) -> MediaError {
-        MediaError(.writeFailed, path: path, detail: "\(what): \(String(cString: strerror(errno)))")
     }
 }
