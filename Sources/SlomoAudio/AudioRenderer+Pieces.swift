@@ -32,7 +32,7 @@ extension AudioRenderer {
                                     sourceStart: bounds[j], sourceEnd: bounds[j + 1],
                                     stretch: StretchCurve(sampling: stretch, from: bounds[j], to: bounds[j + 1], count: samples),
                                     algorithm: plan.algorithm, pieceIndex: j, pieceCount: n)
-            piece.pitchRatio = plan.pitchRatio
+            piece.pitch = plan.pitch
             return piece
         }
     }

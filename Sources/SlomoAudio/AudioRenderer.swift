@@ -40,9 +40,9 @@ public final class AudioRenderer {
         /// True for a reversed section: its source frames play last first (`ReversedAudioSource`),
         /// always through its algorithm (so its cuts are crossfaded), never split into pieces.
         public var reversed = false
-        /// The factor the section's pitch shift multiplies every frequency by (1: none); a
-        /// shifted segment is never copied.
-        public var pitchRatio = 1.0
+        /// Semitones the section's pitch shift moves every frequency by (0: none); a shifted
+        /// segment is never copied.
+        public var pitch = 0.0
         /// Which piece of its map segment this is, and of how many (1 when not split).
         public let pieceIndex: Int
         public let pieceCount: Int
@@ -139,13 +139,13 @@ public final class AudioRenderer {
                 seg.stretch(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate)))
             }
             let stretch0 = seg.shape.startStretch!.doubleValue, stretch1 = seg.shape.endStretch!.doubleValue    // not a hold
-            let pitchRatio = seg.pitch.map { PitchShift.ratio(semitones: $0) } ?? 1
+            let pitch = seg.pitch ?? 0, pitchRatio = PitchShift.ratio(semitones: pitch)
             let copy: Bool
-            if case .constant(let r) = seg.shape, r == .normal, pitchRatio == 1 { copy = true } else { copy = false }
+            if case .constant(let r) = seg.shape, r == .normal, pitch == 0 { copy = true } else { copy = false }
             let sourceStart = try frame(seg.source.start) - zero, sourceEnd = try frame(seg.source.end) - zero
             let alg = seg.audio ?? algorithm
             if !copy {
-                if pitchRatio != 1, alg == .varispeed {
+                if pitch != 0, alg == .varispeed {
                     throw AudioError(.invalidRate, "varispeed's pitch follows its rate, so it cannot be shifted on its own")
                         .about("segment \(i + 1) (source \(seg.source))")
                 }
@@ -161,7 +161,7 @@ public final class AudioRenderer {
                                        sourceStart: sourceStart, sourceEnd: sourceEnd, stretch: StretchCurve(samples: [stretch0, stretch1]),
                                        algorithm: alg, pieceIndex: 0, pieceCount: 1)
                 plan.reversed = true
-                plan.pitchRatio = pitchRatio
+                plan.pitch = pitch
                 plans.append(plan)
                 continue
             }
@@ -175,7 +175,7 @@ public final class AudioRenderer {
                 outputStart: try frame(seg.output.start), outputEnd: try frame(seg.output.end),
                 sourceStart: sourceStart, sourceEnd: sourceEnd, stretch: curve, algorithm: copy ? nil : alg,
                 pieceIndex: 0, pieceCount: 1)
-            whole.pitchRatio = pitchRatio
+            whole.pitch = pitch
             plans += try Self.pieces(of: whole, sampleRate: sampleRate, stretch: stretch) { sourceFrame in
                 try frame(seg.outputTime(at: MediaTime(value: Int64(sourceFrame + zero), timescale: Int64(sampleRate))))
             }

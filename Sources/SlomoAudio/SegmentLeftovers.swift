@@ -40,9 +40,10 @@ struct SegmentLeftovers {
 
     /// A kept processor of `algorithm` and pitch, started again at `rate`; nil when none is
     /// kept (or the algorithm's are not reused).
-    mutating func processor(_ algorithm: TimePitchAlgorithm, rate: Double, pitchRatio: Double) throws -> EngineProcessor? {
+    mutating func processor(_ algorithm: TimePitchAlgorithm, rate: Double, pitch: Double) throws -> EngineProcessor? {
+        let ratio = PitchShift.ratio(semitones: pitch)
         guard algorithm == Self.reusedAlgorithm,
-              let index = processors.lastIndex(where: { $0.pitchRatio == pitchRatio }) else { return nil }
+              let index = processors.lastIndex(where: { $0.pitchRatio == ratio }) else { return nil }
         let processor = processors.remove(at: index)
         try processor.restart(at: rate)
         return processor

@@ -1,4 +1,3 @@
-import Foundation
 import SlomoCore
 
 /// The rendering of one `AudioRenderer.SegmentPlan`: the copied source, a processor fed from a
@@ -61,8 +60,8 @@ final class SegmentRendering {
             return
         }
         let rate0 = 1 / plan.stretch.atStart
-        processor = try renderer.leftovers.processor(alg, rate: rate0, pitchRatio: plan.pitchRatio)
-            ?? Self.makeProcessor(alg, rate: rate0, pitchRatio: plan.pitchRatio, renderer: renderer)
+        processor = try renderer.leftovers.processor(alg, rate: rate0, pitch: plan.pitch)
+            ?? Self.makeProcessor(alg, rate: rate0, pitch: plan.pitch, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
         let pre = min(renderer.preroll, max(0, plan.sourceStart))
         sourceCursor = plan.sourceStart - pre
@@ -90,11 +89,11 @@ final class SegmentRendering {
         if processor != nil { try fill(framesNeeded, until: cancelled) }
     }
 
-    private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double, pitchRatio: Double,
+    private static func makeProcessor(_ alg: TimePitchAlgorithm, rate: Double, pitch semitones: Double,
                                       renderer: AudioRenderer) throws -> EngineProcessor {
-        let semitones = 12 * log2(pitchRatio)
         if alg == .lowLatency {
-            let p = try LowLatencyProcessor(rate: pitchRatio, sampleRate: renderer.sampleRate,
+            // Made at the rate whose engine runs at 1 (the shift's ratio), then set unsnapped.
+            let p = try LowLatencyProcessor(rate: PitchShift.ratio(semitones: semitones), sampleRate: renderer.sampleRate,
                                             channelCount: renderer.channelCount, pitch: semitones)
             p.setUnsnappedRate(rate)
             return p

@@ -207,7 +207,7 @@ struct Capture: ParsableCommand {
             }
         }
         try commands?.attach(to: session)
-        let window = preview ? try CapturePreview(session: session, title: "slomo capture — \((output as NSString).lastPathComponent)",
+        let livePreview = preview ? try CapturePreview(session: session, title: "slomo capture — \((output as NSString).lastPathComponent)",
                                                   presentationLog: previewLog) : nil
         let interrupt = Interrupt { session.stopRunning() }
         let pause = Interrupt(signals: [SIGUSR1]) { movie.pauseRecording() }
@@ -226,10 +226,10 @@ struct Capture: ParsableCommand {
         while !session.waitUntilFinished(timeout: printer.style == .json ? 0.5 : 0.25) {
             let statistics = session.statistics()
             printer.status(statistics)
-            if let window {
-                window.setStatus(CaptureStatusLine.text(statistics, limit: settings.maxDuration?.doubleSeconds, width: 120)
-                                 + " · preview skipped \(window.skippedFrames)")
-                if let problem = window.problem, !previewProblemSaid {
+            if let livePreview {
+                livePreview.setStatus(CaptureStatusLine.text(statistics, limit: settings.maxDuration?.doubleSeconds, width: 120)
+                                 + " · preview skipped \(livePreview.skippedFrames)")
+                if let problem = livePreview.problem, !previewProblemSaid {
                     FileHandle.standardError.write(Data("\nslomo: no preview (\(problem)); the recording goes on\n".utf8))
                     previewProblemSaid = true
                 }
@@ -242,8 +242,8 @@ struct Capture: ParsableCommand {
             throw CaptureError(.outputProblem, "\(result.path): \(result.reason)" + (result.finishingProblem.map { " (\($0))" } ?? "")
                                + (result.fileSize > 0 ? "; the fragments written so far are playable" : ""))
         }
-        if let window, !progressOptions.quiet {
-            FileHandle.standardError.write(Data(("preview: \(window.shownFrames) frames shown, \(window.skippedFrames) skipped "
+        if let livePreview, !progressOptions.quiet {
+            FileHandle.standardError.write(Data(("preview: \(livePreview.shownFrames) frames shown, \(livePreview.skippedFrames) skipped "
                                                  + "for newer ones (the recording has every frame)\n").utf8))
         }
         if !progressOptions.quiet {

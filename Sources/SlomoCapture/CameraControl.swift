@@ -131,8 +131,9 @@ public enum CameraControlID {
     public static let focusAuto: UInt32 = 0x009A_090C
     public static let flashLEDMode: UInt32 = 0x009C_0901
 
-    /// `V4L2_EXPOSURE_MANUAL`: exposure time set by hand.
-    static let manualExposure: Int64 = 1
+    /// `V4L2_EXPOSURE_MANUAL` and `V4L2_EXPOSURE_SHUTTER_PRIORITY`: exposure time set by hand
+    /// (the iris manual or automatic).
+    static let manualExposure: Int64 = 1, shutterPriorityExposure: Int64 = 2
     /// `V4L2_CID_POWER_LINE_FREQUENCY`'s values.
     static let flickerOff: Int64 = 0, flicker50: Int64 = 1, flicker60: Int64 = 2
     /// `V4L2_FLASH_LED_MODE_NONE` and `_TORCH`.

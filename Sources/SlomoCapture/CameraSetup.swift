@@ -174,7 +174,7 @@ public struct CameraSetup: Hashable, Sendable {
                   !assignments.contains(where: { $0.control.id == priority.id }) else { return }
             let mode = assignments.first { $0.control.id == CameraControlID.exposureMode }?.value
                 ?? control(CameraControlID.exposureMode)?.value
-            guard mode != CameraControlID.manualExposure, mode != 2 else { return }
+            guard mode != CameraControlID.manualExposure, mode != CameraControlID.shutterPriorityExposure else { return }
             let rate = frameRate.doubleValue.formatted()
             try assign(priority, 0, because: "--format …@\(rate)")
             notes.append("\(priority.name) was on: in dim light the camera could lower its rate below \(rate) fps; "

@@ -137,7 +137,6 @@ extension RecordedV4L2Device {
                 : (recorded.minimum...recorded.maximum).contains(value)
             guard inRange else { return slomo_errno_erange() }
             controls[index].value = value
-            controlsSet.append((recorded.name, value))
             return 0
         case V4L2Request.setPriority:
             priority = argument.assumingMemoryBound(to: UInt32.self).pointee
@@ -150,7 +149,9 @@ extension RecordedV4L2Device {
     /// A control with `inactive` set the way UVC sets it from its automatic mode's value now.
     private func current(_ control: CameraControl) -> CameraControl {
         let governing: [UInt32: (UInt32, (Int64) -> Bool)] = [
-            CameraControlID.exposureTime: (CameraControlID.exposureMode, { $0 == 1 || $0 == 2 }),
+            CameraControlID.exposureTime: (CameraControlID.exposureMode, {
+                $0 == CameraControlID.manualExposure || $0 == CameraControlID.shutterPriorityExposure
+            }),
             CameraControlID.focusAbsolute: (CameraControlID.focusAuto, { $0 == 0 }),
             CameraControlID.whiteBalanceTemperature: (CameraControlID.autoWhiteBalance, { $0 == 0 }),
         ]

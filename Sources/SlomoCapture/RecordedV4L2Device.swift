@@ -30,8 +30,6 @@ public final class RecordedV4L2Device: V4L2Device {
     var controls: [CameraControl] = []
     /// The priority this handle holds (`VIDIOC_S_PRIORITY`), for tests.
     public internal(set) var priority: UInt32 = V4L2_PRIORITY_DEFAULT.rawValue
-    /// Every `VIDIOC_S_CTRL` the device accepted, in order: (control name, value), for tests.
-    public internal(set) var controlsSet: [(name: String, value: Int64)] = []
 
     /// Parses the output of `v4l2-ctl --list-formats-ext` (and reports the device as `card`).
     public init(listFormatsExt text: String, card: String = "Recorded Camera", driver: String = "uvcvideo") throws(CaptureError) {
