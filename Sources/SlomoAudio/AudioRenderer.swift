@@ -82,6 +82,8 @@ public final class AudioRenderer {
     private var lastDispatched = -1
     /// FIFOs and processors of finished segments, for the next ones.
     var leftovers: SegmentLeftovers
+    /// The phase anchors of pieces on the phase-gradient engine (made when the first is needed).
+    lazy var phaseAnchors = PhaseAnchorChain(sampleRate: sampleRate, channelCount: channelCount)
 
     /// Source frames fed before a stretched segment so the processor is warmed up (unless the
     /// renderer is asked for less).
@@ -280,6 +282,11 @@ public final class AudioRenderer {
     func fadeOut(_ i: Int) -> Int {
         guard i + 1 < plans.count, !plans[i].isCopy, plans[i + 1].isCopy else { return 0 }
         return min(crossfadeFrames, plans[i].frameCount / 2)
+    }
+    /// Whether a segment's processor is anchored to continue the previous piece's phases
+    /// (`PhaseAnchor`): pieces of split segments on the phase-gradient engine, unshifted.
+    func anchorsPhases(_ plan: SegmentPlan) -> Bool {
+        plan.pieceCount > 1 && plan.algorithm == .spectral && spectralEngine == .phaseGradient && plan.pitch == 0
     }
     /// Whether segment `i` must provide a tail past its end (the next segment fades from it).
     func needsTail(_ i: Int) -> Bool { i + 1 < plans.count && fadeIn(i + 1) > 0 }

@@ -17,6 +17,14 @@ func wrap(_ x: Float) -> Float {
     x - 2 * .pi * roundedToInteger(x * (0.5 / .pi))
 }
 
+/// `x` wrapped into −π … π, in double precision: for phase advances whose rounding would
+/// recur on every frame (a steady tone's phase would drift by it).
+@inline(__always)
+func wrap(_ x: Double) -> Double {
+    let magic = 6_755_399_441_055_744.0   // 1.5·2⁵²
+    return x - 2 * .pi * ((x * (0.5 / .pi) + magic) - magic)
+}
+
 /// atan2(y, x) in −π … π (0 for the origin).
 @inline(__always)
 func fastAtan2(_ y: Float, _ x: Float) -> Float {

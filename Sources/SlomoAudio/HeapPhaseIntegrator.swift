@@ -98,10 +98,11 @@ struct HeapPhaseIntegrator {
                 guard !done[k] else { continue }
                 done[k] = true
                 remaining -= 1
-                // Centre-frequency turn over the hop, exact in integers, plus the deviations.
-                let centreTurn = Float(binTurn * Double((k * hop) % fftSize))
-                let advance = centreTurn + Float(hop) * 0.5 * (previous.deviation[k] + frame.deviation[k])
-                frame.synthesisPhase[k] = wrap(previous.synthesisPhase[k] + advance)
+                // Centre-frequency turn over the hop, exact in integers, plus the deviations; in
+                // double precision, so that no rounding recurs frame after frame.
+                let centreTurn = binTurn * Double((k * hop) % fftSize)
+                let advance = centreTurn + Double(hop) * 0.5 * (Double(previous.deviation[k]) + Double(frame.deviation[k]))
+                frame.synthesisPhase[k] = Float(wrap(Double(previous.synthesisPhase[k]) + advance))
                 queue.push(n + k, priority: priority(frame.logMagnitude[k]))
             } else {
                 // Within the new frame, outward in frequency.

@@ -4,13 +4,19 @@
 /// plain crossfade between them can cancel a steady tone for a moment. Like a WSOLA splice, the
 /// later rendering is shifted by up to a few milliseconds to where it best matches the earlier
 /// one's continuation (highest normalised cross-correlation over the crossfade, all channels
-/// together), then crossfaded.
+/// together), then crossfaded. A piece whose phases were anchored to continue the earlier one
+/// (`PhaseAnchor`) already matches a steady sound; it keeps its place when it matches at least
+/// `anchoredMatch` (a periodic sound would otherwise match as well a few periods away, and move).
 enum JoinAlignment {
+    /// The normalised cross-correlation at which an anchored piece is not shifted (a
+    /// crossfade between such renderings dips by 0.02 dB at most).
+    static let anchoredMatch = 0.99
+
     /// The shift in `-maximumShift ... maximumShift` (frames) at which `candidate`, starting at
     /// `maximumShift + shift`, best matches the first `frames` frames of `reference`. Silence
-    /// or a tie keeps 0.
+    /// or a tie keeps 0, and so does a match of at least `keeping` at 0.
     static func bestShift(of candidate: AudioBuffer, against reference: AudioBuffer,
-                          frames: Int, maximumShift: Int) -> Int {
+                          frames: Int, maximumShift: Int, keeping: Double = .infinity) -> Int {
         let n = min(frames, reference.frameCount)
         guard n > 0, maximumShift > 0, candidate.frameCount >= 2 * maximumShift + n else { return 0 }
         var referenceEnergy = 0.0
@@ -38,6 +44,7 @@ enum JoinAlignment {
             return energy > 0 ? dot / (energy * referenceEnergy).squareRoot() : 0
         }
         var best = 0, bestScore = score(maximumShift)
+        guard bestScore < keeping else { return 0 }
         for shift in -maximumShift...maximumShift where shift != 0 {
             let s = score(maximumShift + shift)
             // Prefer the smaller shift when two are equally good.

@@ -16,20 +16,24 @@ import Foundation
 final class PhaseGradientEngine: StretchEngine {
     let channelCount: Int
     let startDelay = 0
+    private let analyser: SpectrumAnalyser
     private let window: PhaseGradientWindow
+    /// The analyser's transform, used for synthesis too.
     private let fft: RealFFT
     private var integrator: HeapPhaseIntegrator
     private var onsets: OnsetDetector
     /// Whether frames near sustained onsets hold their magnitude at `rate` (see `place`): below
-    /// 0.2x, where a frame slides slowly across an onset, and when speeding up, where a frame's
-    /// window spans more output time than the attack; not at 0.2–1x, where attacks land within
-    /// a millisecond as they are.
-    static func holdsOnsets(at rate: Double) -> Bool { rate < 0.2 || rate > 1 }
+    /// 0.25x, where a frame slides slowly across an onset, and when speeding up, where a frame's
+    /// window spans more output time than the attack; not at 0.25–1x, where an attack's −20 dB
+    /// point lands within 2 ms as it is.
+    static func holdsOnsets(at rate: Double) -> Bool { rate < 0.25 || rate > 1 }
     /// Frames between a held frame and the extra analysis that measures its frequencies.
     static let probeHop = 16
     /// How far after an onset a held frame is centred: its window then barely reaches back
     /// across the onset (2σ).
     private let holdDistance: Int
+    /// The raised-cosine rise (1 ms) of a frame held after an attack, up to the attack's mapped time.
+    private let attackFade: [Float]
 
     /// Where each rate starts: the first input frame it applies to, and that frame's output
     /// position.
@@ -39,6 +43,12 @@ final class PhaseGradientEngine: StretchEngine {
         var rate: Double
     }
     private var segments: [Segment] = []
+    /// Frames placed at a given output position, reading a given input frame (`PhaseAnchor`),
+    /// in this engine's frames and in output order, until they are placed: each is given its
+    /// synthesis phases, or (without) has them recorded in `observedPhases`.
+    private var anchors: [(input: Int, output: Int, phases: [Float]?)] = []
+    /// The synthesis phases of the last anchored frame placed without phases of its own.
+    private(set) var observedPhases: [Float]?
     /// The first onset that frames may still be placed after.
     private var onsetIndex = 0
     private var rate: Double
@@ -67,11 +77,14 @@ final class PhaseGradientEngine: StretchEngine {
     init(sampleRate: Int, channelCount: Int, rate: Double) {
         self.channelCount = channelCount
         self.rate = rate
-        window = PhaseGradientWindow(sampleRate: sampleRate)
-        fft = RealFFT(size: window.fftSize)
+        analyser = SpectrumAnalyser(sampleRate: sampleRate)
+        window = analyser.window
+        fft = analyser.fft
         integrator = HeapPhaseIntegrator(window: window)
         rotationScratch = .allocate(capacity: 2 * window.binCount)
         holdDistance = Int(0.24 * Double(window.length))
+        let fadeLength = max(1, sampleRate / 1000)
+        attackFade = (0..<fadeLength).map { fadeWeight($0, fadeLength) }
         onsets = OnsetDetector(sampleRate: sampleRate, sustain: holdDistance + window.length / 8)
         input = Array(repeating: [], count: channelCount)
         accumulator = Array(repeating: [], count: channelCount)
@@ -96,8 +109,9 @@ final class PhaseGradientEngine: StretchEngine {
         integrator.reset()
         onsets.reset()
         onsetIndex = 0
-        // The first frame whose window reaches output frame 0 from before it.
-        nextOutputPosition = -window.length / 2 + hop(at: rate)
+        anchors = []
+        observedPhases = nil
+        nextOutputPosition = Self.firstFramePosition(window, rate: rate)
         outputBase = nextOutputPosition - window.length / 2
     }
 
@@ -115,8 +129,27 @@ final class PhaseGradientEngine: StretchEngine {
     }
 
     /// Output frames between frames placed at `rate`.
-    private func hop(at rate: Double) -> Int {
+    private func hop(at rate: Double) -> Int { Self.hop(window, at: rate) }
+
+    private static func hop(_ window: PhaseGradientWindow, at rate: Double) -> Int {
         max(1, Int((Double(window.baseHop) / max(rate, 1)).rounded()))
+    }
+
+    /// The output position of the first frame at `rate`: the first whose window reaches output
+    /// frame 0 from before it.
+    static func firstFramePosition(_ window: PhaseGradientWindow, rate: Double) -> Int {
+        -window.length / 2 + hop(window, at: rate)
+    }
+
+    /// Places a frame at output position `output` (not before the first frame's), reading input
+    /// frame `input`, and gives it the synthesis `phases` instead of integrating them (frames
+    /// after it integrate on from them), or, without `phases`, records the phases it integrates
+    /// in `observedPhases`. Anchors are set after `reset()`, before the first push, in order.
+    func anchor(input: Int, output: Int, phases: [Float]?) {
+        precondition(pushed == 0 && output >= (anchors.last?.output ?? nextOutputPosition)
+                        && (phases?.count ?? window.binCount) == window.binCount,
+                     "anchors are set before the first push, in order, at or after the first frame")
+        anchors.append((input, output, phases))
     }
 
     /// The segment of the map that output position `q` falls in, and `q`'s input frame.
@@ -142,22 +175,31 @@ final class PhaseGradientEngine: StretchEngine {
     /// Where the frame at output position `q` reads the input, and the rate that stretches
     /// its group delays (the map's rate there; 1 for held frames).
     ///
-    /// Below 0.2x, frames near a sustained onset or offset (while the map is within
+    /// Below 0.25x, frames near a sustained onset or offset (while the map is within
     /// `holdDistance` of it) read the input `holdDistance` before it if they lie before its
     /// mapped time, and `holdDistance` after it if they lie after: their windows never straddle
     /// it, so an attack or a stop becomes a crossfade of one window's width at its mapped time,
     /// instead of a swell (or fade) of 2σ / rate as frames slide slowly across it. When speeding up, a window spans
     /// more output time than the attack: frames before any onset's mapped time read the input
     /// before it (no pre-echo), frames after it read on as usual.
-    private func place(_ q: Int) -> (position: Int, rate: Double) {
+    ///
+    /// A frame after an attack's mapped time (while the map is within `holdDistance` of it) is
+    /// silent before that time (`silentBefore`, reached over `attackFade`): a held frame's window
+    /// would otherwise let the attack swell in over 2σ (its −20 dB point came 6 ms early at
+    /// 0.125x), and when speeding up, each later frame would place the attack its window still
+    /// holds earlier than the last (4.5 ms early at 4x).
+    private func place(_ q: Int) -> (position: Int, rate: Double, silentBefore: Int?) {
         let (p, rate) = inputPosition(ofOutput: q)
-        guard let onset = nearbyOnset(p, rate: rate) else { return (p, rate) }
-        if q < switchPoint(onset) { return (onset - holdDistance, 1) }
-        return rate < 1 ? (onset + holdDistance, 1) : (p, rate)
+        if let anchor = anchors.first, anchor.output == q { return (anchor.input, rate, nil) }
+        guard let onset = nearbyOnset(p, rate: rate) else { return (p, rate, nil) }
+        let switchPoint = switchPoint(onset.position)
+        if q < switchPoint { return (onset.position - holdDistance, 1, nil) }
+        let gate = onset.isOffset ? nil : switchPoint
+        return rate < 1 ? (onset.position + holdDistance, 1, gate) : (p, rate, gate)
     }
 
     /// The onset frames at input position `p` must keep clear of at `rate`, if any.
-    private func nearbyOnset(_ p: Int, rate: Double) -> Int? {
+    private func nearbyOnset(_ p: Int, rate: Double) -> OnsetDetector.Onset? {
         guard Self.holdsOnsets(at: rate) else { return nil }
         let found = onsets.onsets
         // Below 1x sustained onsets and offsets; above it, every onset.
@@ -166,7 +208,7 @@ final class PhaseGradientEngine: StretchEngine {
             onsetIndex += 1
         }
         guard onsetIndex < found.count, p > found[onsetIndex].position - holdDistance else { return nil }
-        return found[onsetIndex].position
+        return found[onsetIndex]
     }
 
     /// The output position where frames switch from before an onset to after it (a frame is
@@ -176,13 +218,16 @@ final class PhaseGradientEngine: StretchEngine {
     }
 
     /// The output position of the frame after the one at `q`: one hop on, or the next
-    /// onset's switch point when that comes first.
+    /// onset's switch point or the anchor when that comes first.
     private func nextFrame(after q: Int) -> Int {
-        let next = q + hop(at: inputPosition(ofOutput: q).1)
+        var next = q + hop(at: inputPosition(ofOutput: q).1)
         let (p, rate) = inputPosition(ofOutput: next)
-        guard let onset = nearbyOnset(p, rate: rate) else { return next }
-        let s = switchPoint(onset)
-        return s > q && s < next ? s : next
+        if let onset = nearbyOnset(p, rate: rate) {
+            let s = switchPoint(onset.position)
+            if s > q && s < next { next = s }
+        }
+        if let anchor = anchors.first, anchor.output > q && anchor.output < next { next = anchor.output }
+        return next
     }
 
     func push(_ buffer: AudioBuffer, into output: inout PlanarFIFO) {
@@ -205,17 +250,26 @@ final class PhaseGradientEngine: StretchEngine {
         while true {
             let q = nextOutputPosition
             if ended && q - half > lastNeeded { break }
-            let (p, frameRate) = place(q)
+            let (p, frameRate, silentBefore) = place(q)
             if !ended && p + half + Self.probeHop > pushed { break }
             let frame = spare.popLast() ?? SpectrumFrame(binCount: window.binCount, channelCount: channelCount)
             frame.inputPosition = p
             frame.outputPosition = q
             frame.rate = frameRate
+            frame.silentBefore = silentBefore
             analyse(frame)
             nextOutputPosition = nextFrame(after: q)
             if let current {
                 estimateDeviation(current, before: previous, after: frame)
                 integrator.integrate(current, after: previous)
+                if let anchor = anchors.first, anchor.output == current.outputPosition {
+                    if let phases = anchor.phases {
+                        current.synthesisPhase.update(from: phases, count: window.binCount)
+                    } else {
+                        observedPhases = Array(UnsafeBufferPointer(start: current.synthesisPhase, count: window.binCount))
+                    }
+                    anchors.removeFirst()
+                }
                 synthesise(current)
                 if let previous { spare.append(previous) }
                 previous = current
@@ -228,46 +282,8 @@ final class PhaseGradientEngine: StretchEngine {
         deliver(upTo: complete, into: &output)
     }
 
-    /// Windowed, zero-phase spectra of every channel around `frame.inputPosition`, their sum,
-    /// and its magnitude and phase.
     private func analyse(_ frame: SpectrumFrame) {
-        let n = window.length, half = n / 2, m = window.fftSize, bins = window.binCount
-        let start = frame.inputPosition - half
-        for c in 0..<channelCount {
-            let time = fft.time
-            time.update(repeating: 0, count: m)
-            input[c].withUnsafeBufferPointer { x in
-                window.values.withUnsafeBufferPointer { g in
-                    let lo = max(0, inputBase - start), hi = min(n, pushed - start)
-                    guard lo < hi else { return }
-                    for i in lo..<hi {
-                        // Sample i of the window sits at time i − half from its centre.
-                        let t = i - half
-                        time[t < 0 ? t + m : t] = x[start + i - inputBase] * g[i]
-                    }
-                }
-            }
-            fft.forward()
-            frame.spectrum(c).update(from: fft.spectrum, count: 2 * bins)
-        }
-        let ref = frame.reference
-        if channelCount > 1 {
-            ref.update(from: frame.spectrum(0), count: 2 * bins)
-            for c in 1..<channelCount {
-                let s = frame.spectrum(c)
-                for i in 0..<(2 * bins) { ref[i] += s[i] }
-            }
-        }
-        var largest: Float = 0
-        for k in 0..<bins {
-            let re = ref[2 * k], im = ref[2 * k + 1]
-            let mag = (re * re + im * im).squareRoot()
-            frame.magnitude[k] = mag
-            frame.logMagnitude[k] = fastLog(mag)
-            frame.phase[k] = fastAtan2(im, re)
-            largest = max(largest, mag)
-        }
-        frame.largestMagnitude = largest
+        analyser.analyse(frame, input: input, base: inputBase, end: pushed)
     }
 
     /// Instantaneous frequency of `frame`'s bins, less each bin's centre: the mean of the phase
@@ -277,7 +293,6 @@ final class PhaseGradientEngine: StretchEngine {
     /// against a second analysis a few frames later.
     private func estimateDeviation(_ frame: SpectrumFrame, before: SpectrumFrame?, after: SpectrumFrame) {
         let m = window.fftSize, bins = window.binCount
-        let turn = 2 * Double.pi / Double(m)
         let farthest = 2 * window.baseHop
         func advance(from a: SpectrumFrame?, to b: SpectrumFrame?) -> Int? {
             guard let a, let b else { return nil }
@@ -294,9 +309,7 @@ final class PhaseGradientEngine: StretchEngine {
             return
         }
         func deviation(from a: SpectrumFrame, to b: SpectrumFrame, hop dp: Int, bin k: Int) -> Float {
-            // The centre frequency's advance over dp frames, reduced exactly in integers.
-            let centre = Float(turn * Double((k * dp) % m))
-            return wrap(b.phase[k] - a.phase[k] - centre) / Float(dp)
+            SpectrumAnalyser.deviation(bin: k, from: a.phase[k], to: b.phase[k], over: dp, fftSize: m)
         }
         for k in 0..<bins {
             switch (backwardHop, forwardHop) {
@@ -316,12 +329,7 @@ final class PhaseGradientEngine: StretchEngine {
         defer { spare.append(probe) }
         probe.inputPosition = frame.inputPosition + Self.probeHop
         analyse(probe)
-        let m = window.fftSize
-        let turn = 2 * Double.pi / Double(m)
-        for k in 0..<window.binCount {
-            let centre = Float(turn * Double((k * Self.probeHop) % m))
-            frame.deviation[k] = wrap(probe.phase[k] - frame.phase[k] - centre) / Float(Self.probeHop)
-        }
+        analyser.measureDeviation(of: frame, against: probe)
     }
 
     /// Each channel's spectrum turned to the frame's synthesis phase (keeping its offset to the
@@ -337,6 +345,10 @@ final class PhaseGradientEngine: StretchEngine {
         }
         let offset = first - outputBase
         let scale = 1 / Float(m)
+        // Samples of a frame held after an attack: silent, then fading in, up to its gate.
+        let gate = frame.silentBefore.map { min(max($0 - first, 0), n) } ?? 0
+        let silent = max(0, gate - attackFade.count)
+        let fade = attackFade.dropFirst(attackFade.count - (gate - silent))
         // Rotation of each bin from the reference's analysis phase to its synthesis phase.
         let rotation = rotationScratch
         for k in 0..<bins {
@@ -354,9 +366,9 @@ final class PhaseGradientEngine: StretchEngine {
             let time = fft.time
             accumulator[c].withUnsafeMutableBufferPointer { acc in
                 window.values.withUnsafeBufferPointer { g in
-                    for i in 0..<n {
+                    for i in silent..<n {
                         let t = i - half
-                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i]
+                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i] * (i < gate ? fade[i - silent] : 1)
                     }
                 }
             }

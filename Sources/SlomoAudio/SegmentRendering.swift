@@ -69,8 +69,34 @@ final class SegmentRendering {
         alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0
         framesNeeded = 2 * alignmentLead + plan.frameCount + tail
         toDiscard = preOutput - alignmentLead
+        if renderer.anchorsPhases(plan) { try anchorPhases(preroll: pre, prerollOutput: preOutput, rate: rate0) }
         // A piece renders whole before it is emitted: room for all of it at once.
         if plan.pieceCount > 1 { fifo.reserveCapacity(preOutput + framesNeeded) }
+    }
+
+    /// Anchors the engine's phases to continue the previous piece's (`PhaseAnchor`): at the
+    /// frame whose window ends where this piece's output, alignment lead included, begins (or
+    /// at the first frame, when the pre-roll is shorter than a window). The first piece runs to
+    /// the frame whose phases start the chain, at least a window into its input.
+    private func anchorPhases(preroll: Int, prerollOutput: Int, rate: Double) throws {
+        guard let engine = processor?.stream.engine as? PhaseGradientEngine else { return }
+        let chain = renderer.phaseAnchors
+        let length = chain.window.length
+        let first = PhaseGradientEngine.firstFramePosition(chain.window, rate: rate)
+        let output = plan.pieceIndex == 0 ? max(first, Int((Double(length) / rate).rounded(.up)))
+            : max(first, prerollOutput - alignmentLead - length / 2)
+        let input = Int((Double(output) * rate).rounded())
+        let inputStart = plan.sourceStart - preroll, outputStart = plan.outputStart - prerollOutput
+        if plan.pieceIndex == 0 {
+            engine.anchor(input: input, output: output, phases: nil)
+            while engine.observedPhases == nil && !finished { try feed() }
+            try chain.start(planIndex: index, sourceFrame: inputStart + input, outputFrame: outputStart + output,
+                            synthesisPhase: engine.observedPhases ?? [], source: source, inputStart: inputStart)
+        } else {
+            let anchor = try chain.anchor(planIndex: index, sourceFrame: inputStart + input,
+                                          outputFrame: outputStart + output, source: source, inputStart: inputStart)
+            engine.anchor(input: input, output: output, phases: anchor.synthesisPhase)
+        }
     }
 
     /// The frames a reversed segment reads, in its mirrored numbering: its pre-roll, its own
@@ -177,8 +203,8 @@ final class SegmentRendering {
         try fill(2 * lead + fadeIn)
         var shift = 0
         if let tail = previousTail {
-            shift = JoinAlignment.bestShift(of: fifo.peek(2 * lead + fadeIn), against: tail,
-                                            frames: fadeIn, maximumShift: lead)
+            shift = JoinAlignment.bestShift(of: fifo.peek(2 * lead + fadeIn), against: tail, frames: fadeIn, maximumShift: lead,
+                                            keeping: renderer.anchorsPhases(plan) ? JoinAlignment.anchoredMatch : .infinity)
         }
         fifo.drop(lead + shift)
     }

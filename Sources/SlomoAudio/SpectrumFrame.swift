@@ -10,6 +10,8 @@ final class SpectrumFrame {
     /// The rate its group delays are stretched by: the map's rate where the frame was placed,
     /// or 1 for a frame held near an onset.
     var rate = 1.0
+    /// For a frame held after an attack, the output position before which it is silent.
+    var silentBefore: Int?
     /// Channel c's spectrum at `spectra + 2·binCount·c` (interleaved re, im).
     let spectra: UnsafeMutablePointer<Float>
     /// The reference spectrum (the channels' sum; channel 0's spectrum for mono).

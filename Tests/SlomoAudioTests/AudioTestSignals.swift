@@ -285,11 +285,12 @@ extension Signals {
         return env
     }
 
-    /// First frame where the 1 ms RMS envelope (centred) reaches half its largest value.
-    static func onset(_ x: [Float], sampleRate: Int = 48000) -> Double? {
+    /// First frame where the 1 ms RMS envelope (centred) reaches `level` (default half, −6 dB)
+    /// of its largest value.
+    static func onset(_ x: [Float], sampleRate: Int = 48000, level: Double = 0.5) -> Double? {
         let w = sampleRate / 1000
         let env = envelope(x, window: w)
-        guard let peak = env.max(), peak > 0, let i = env.firstIndex(where: { $0 >= 0.5 * peak }) else { return nil }
+        guard let peak = env.max(), peak > 0, let i = env.firstIndex(where: { $0 >= level * peak }) else { return nil }
         return Double(i) - Double(w) / 2
     }
 

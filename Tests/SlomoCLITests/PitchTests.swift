@@ -85,12 +85,13 @@ import Testing
         #expect(abs(cents) <= 1)
     }
 
-    /// Rubber Band's engine keeps the shifted tone clean: SNR ≥ 60 dB three semitones up.
-    /// (slomo's phase-gradient engine measures about 50 dB there, short of the 60: its
-    /// stretch at 0.84x leaves more modulation than at 0.5x; printed by the test above.)
-    @Test func rubberBandShiftsToAClearTone() throws {
-        let (_, _, snr) = try Self.shift(rate: 1, semitones: 3, engine: "rubberband")
-        #expect(snr >= 60)
+    /// Either engine keeps the shifted tone clean: SNR ≥ 60 dB three semitones up, in every
+    /// block. (The phase-gradient engine measured 49.6 dB here while the pieces it renders in
+    /// parallel each started their own phases; anchored to continue each other, 84.9 dB.)
+    @Test(arguments: ["phase-gradient", "rubberband"])
+    func shiftsToAClearTone(engine: String) throws {
+        let (_, _, snr) = try Self.shift(rate: 1, semitones: 3, engine: engine)
+        #expect(snr >= 60, "\(engine): \(snr) dB")
     }
 
     @Test(arguments: [

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The phase-gradient engine's analysis: a frame's windowed, zero-phase spectra of every
+/// channel around its input position, their sum (the reference), and the reference's
+/// magnitude and phase. The engine analyses its input with it, and the renderer the input
+/// where a piece's phases are anchored (`PhaseAnchor`), so both read the same phases.
+struct SpectrumAnalyser {
+    let window: PhaseGradientWindow
+    /// The transform (its buffers are shared with the engine's synthesis).
+    let fft: RealFFT
+
+    init(sampleRate: Int) {
+        window = PhaseGradientWindow(sampleRate: sampleRate)
+        fft = RealFFT(size: window.fftSize)
+    }
+
+    /// Analyses `frame` around `frame.inputPosition`, reading `input[c][i − base]` for input
+    /// frame `i`; frames outside `base ..< end` are silence.
+    func analyse(_ frame: SpectrumFrame, input: [[Float]], base: Int, end: Int) {
+        let n = window.length, half = n / 2, m = window.fftSize, bins = window.binCount
+        let start = frame.inputPosition - half
+        for c in 0..<frame.channelCount {
+            let time = fft.time
+            time.update(repeating: 0, count: m)
+            input[c].withUnsafeBufferPointer { x in
+                window.values.withUnsafeBufferPointer { g in
+                    let lo = max(0, base - start), hi = min(n, end - start)
+                    guard lo < hi else { return }
+                    for i in lo..<hi {
+                        // Sample i of the window sits at time i − half from its centre.
+                        let t = i - half
+                        time[t < 0 ? t + m : t] = x[start + i - base] * g[i]
+                    }
+                }
+            }
+            fft.forward()
+            frame.spectrum(c).update(from: fft.spectrum, count: 2 * bins)
+        }
+        let ref = frame.reference
+        if frame.channelCount > 1 {
+            ref.update(from: frame.spectrum(0), count: 2 * bins)
+            for c in 1..<frame.channelCount {
+                let s = frame.spectrum(c)
+                for i in 0..<(2 * bins) { ref[i] += s[i] }
+            }
+        }
+        var largest: Float = 0
+        for k in 0..<bins {
+            let re = ref[2 * k], im = ref[2 * k + 1]
+            let mag = (re * re + im * im).squareRoot()
+            frame.magnitude[k] = mag
+            frame.logMagnitude[k] = fastLog(mag)
+            frame.phase[k] = fastAtan2(im, re)
+            largest = max(largest, mag)
+        }
+        frame.largestMagnitude = largest
+    }
+
+    /// `frame.deviation` read against `probe`, an analysis of the input `probe.inputPosition −
+    /// frame.inputPosition` frames later: each bin's phase advance less its centre frequency's,
+    /// per input frame.
+    func measureDeviation(of frame: SpectrumFrame, against probe: SpectrumFrame) {
+        let dp = probe.inputPosition - frame.inputPosition
+        for k in 0..<window.binCount {
+            frame.deviation[k] = Self.deviation(bin: k, from: frame.phase[k], to: probe.phase[k], over: dp,
+                                                fftSize: window.fftSize)
+        }
+    }
+
+    /// Bin `k`'s phase advance from `a` to `b` over `dp` input frames, less its centre
+    /// frequency's (reduced exactly in integers), per input frame. In double precision: a
+    /// rounding of the centre's advance would recur on every frame and drift a steady tone.
+    @inline(__always)
+    static func deviation(bin k: Int, from a: Float, to b: Float, over dp: Int, fftSize m: Int) -> Float {
+        let centre = 2 * Double.pi / Double(m) * Double((k * dp) % m)
+        return Float(wrap(Double(b) - Double(a) - centre) / Double(dp))
+    }
+}
