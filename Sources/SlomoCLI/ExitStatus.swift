@@ -6,6 +6,7 @@ import SlomoCapture
 import SlomoComposition
 import SlomoCore
 import SlomoExport
+import SlomoMedia
 
 /// slomo's one rule for exit statuses, the same for every command: 0 done, 1 failed, 64 usage
 /// (any bad option or value, including sections and settings the library refuses), 130
@@ -56,7 +57,15 @@ enum ExitStatus {
 
     /// The error's text for the command line: settings named by their options.
     static func message(_ error: Error) -> String {
-        (error as? SettingError)?.text(naming: optionName) ?? "\(error)"
+        (error as? SettingError)?.message(naming: optionName, hinting: words) ?? "\(error)"
+    }
+
+    /// The hint in the command line's words: the command that does it.
+    static func words(_ hint: Hint) -> String {
+        switch hint {
+        case .stretchSoundAlone: "use `slomo stretch` for audio"
+        default: hint.prose
+        }
     }
 
     /// The option that sets `setting`.
@@ -83,7 +92,7 @@ enum ExitStatus {
         case .shutter: "--shutter"
         case .shutterSamples: "--shutter-samples"
         case .openTimeout: "--timeout"
-        case .timeBase, .audioFormat, .stallTimeout: setting.name // no command sets them
+        default: setting.name // no command sets it (the writer's time base, a capture's stall timeout)
         }
     }
 }

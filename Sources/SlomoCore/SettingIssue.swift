@@ -1,45 +1,5 @@
 import Foundation
 
-/// A setting of an export or a recording that a library error is about, so that each front
-/// end names it its own way: the library says `frame rate 0: …`, the command line `--cfr 0: …`.
-public enum Setting: String, CaseIterable, Hashable, Sendable {
-    case frameRate, size, profile, codec, crf, preset, bitRate, keyframeInterval, toneMapping
-    case audioCodec, fragmentInterval, maximumDuration, maximumSize, minimumFreeSpace, scale, input
-    /// Seconds a capture source may take to open, and may go without a sample.
-    case openTimeout, stallTimeout
-    /// Replacing an existing output file.
-    case overwrite
-    /// The time-pitch algorithm sound is rendered with.
-    case audioAlgorithm
-    /// Shutter emulation's angle and its interpolated samples (`Shutter`).
-    case shutter, shutterSamples
-    /// Settings only the library has (`MovieWriterSettings`).
-    case timeBase, audioFormat
-
-    /// The setting's name in prose: `frame rate`, `keyframe interval`.
-    public var name: String {
-        switch self {
-        case .frameRate: "frame rate"
-        case .bitRate: "bit rate"
-        case .keyframeInterval: "keyframe interval"
-        case .toneMapping: "tone mapping"
-        case .audioCodec: "audio codec"
-        case .fragmentInterval: "fragment interval"
-        case .maximumDuration: "maximum duration"
-        case .maximumSize: "maximum size"
-        case .minimumFreeSpace: "minimum free space"
-        case .audioAlgorithm: "audio algorithm"
-        case .shutter: "shutter angle"
-        case .shutterSamples: "shutter samples"
-        case .openTimeout: "open timeout"
-        case .stallTimeout: "stall timeout"
-        case .timeBase: "time base"
-        case .audioFormat: "audio format"
-        default: rawValue
-        }
-    }
-}
-
 /// What is wrong with a setting's value, as data: the setting, the value as given, and the
 /// rest of the sentence, in which `{codec}`-style names refer to other settings. `text(naming:)`
 /// words it with the caller's names for settings.
@@ -48,7 +8,8 @@ public struct SettingIssue: Hashable, Sendable, CustomStringConvertible {
     public var setting: Setting
     /// Its value as given, when the sentence names it.
     public var value: String?
-    /// The rest of the sentence; `{setting}` placeholders (raw values) name other settings.
+    /// The rest of the sentence; `{frameRate}`-style placeholders (a setting's `rawValue`) name
+    /// other settings.
     public var problem: String
     /// What the sentence is about when it is not the setting itself (a file path).
     public var subject: String?
@@ -82,9 +43,16 @@ public struct SettingIssue: Hashable, Sendable, CustomStringConvertible {
 
     /// The rest of the sentence alone, with settings named by `name`.
     public func problem(naming name: (Setting) -> String) -> String {
-        var body = problem
-        for other in Setting.allCases { body = body.replacingOccurrences(of: "{\(other.rawValue)}", with: name(other)) }
-        return body
+        var body = ""
+        var rest = problem[...]
+        while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {
+            let identifier = rest[rest.index(after: open)..<close]
+            body += rest[..<open]
+            body += identifier.allSatisfy({ $0.isLetter }) && !identifier.isEmpty
+                ? name(Setting(String(identifier))) : String(rest[open...close])
+            rest = rest[rest.index(after: close)...]
+        }
+        return body + rest
     }
 
     /// The sentence in prose (`frame rate 0: the frame rate must be positive`).

@@ -35,7 +35,7 @@ struct ConstantFrameRateExport {
         let files = try map.entries.map { entry -> MediaFile in
             let file = try MediaFile(path: entry.clip.source)
             guard file.videoStream?.video != nil else {
-                throw ExportError(.noVideo, "\(entry.clip.source): has no video stream to render (use `slomo stretch` for audio)")
+                throw ExportError(.noVideo, "\(entry.clip.source): has no video stream to render", hint: .stretchSoundAlone)
             }
             return file
         }

@@ -43,7 +43,7 @@ struct PassthroughExport {
         let videoReader = try Demuxer(path: clip.source)
         let file = videoReader.file
         guard let video = file.videoStream else {
-            throw ExportError(.noVideo, "\(clip.source): has no video stream to retime (use `slomo stretch` for audio)")
+            throw ExportError(.noVideo, "\(clip.source): has no video stream to retime", hint: .stretchSoundAlone)
         }
         videoReader.select(streams: [video.index])
         let origin = file.clipOrigin

@@ -26,6 +26,17 @@ import Testing
         #expect(try Self.contents(folder) == ["out.mp4"])
     }
 
+    /// The library says what to do about a sound file as data (a hint); the command line words
+    /// it as the command that does it.
+    @Test func soundAloneAtAConstantFrameRatePointsToStretch() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-sound")
+        let result = try Slomo.run(["export", try Fixture.audioOnly.path, "--cfr", "30", "-o",
+                                    folder.appendingPathComponent("out.mp4").path])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("has no video stream to render (use `slomo stretch` for audio)"), "\(result.standardError)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
     @Test func jsonProgressNamesTheWork() throws {
         let (result, _) = try Self.export(["--section", "2-4x0.25", "--cfr", "30", "--preset", "ultrafast", "--audio", "varispeed",
                                            "-o", "$OUT/p.mp4", "--progress", "json"])
