@@ -65,17 +65,16 @@ struct EditInputOptions: ParsableArguments {
         return edit
     }
 
-    /// The edit's own output settings (an edit script's `output:`, a phone's 30 fps), with
-    /// `frameRate` (the command's --cfr) over the script's mode and fps, as the library reads
-    /// them; a script's mistakes there name the script (`edit.yaml: output.fps: …`).
-    func outputSettings(of edit: EditInput, frameRate: Rational?) throws -> (output: OutputSettings, export: ExportSettings) {
-        var output = edit.output
-        if let frameRate {
-            output.mode = .cfr
-            output.fps = frameRate
-        }
+    /// The export `edit` asks for with `overrides` over it (the library's policy), and its
+    /// constant-frame-rate video settings, `video`'s options over the edit's; a script's
+    /// mistakes in its `output:` name the script (`edit.yaml: output.fps: …`).
+    func exportSettings(of edit: EditInput, overriding overrides: ExportOverrides,
+                        video: CFROptions) throws -> (settings: ExportSettings, video: VideoExportSettings) {
         do {
-            return (output, try output.exportSettings())
+            let chosen = try video.videoSettings(script: edit.output)
+            let settings = try ExportSettings(edit: edit.output, isEditScript: edit.kind == .script, overriding: overrides,
+                                              video: chosen, for: edit.composition)
+            return (settings, settings.mode == .passthrough ? VideoExportSettings() : chosen)
         } catch let error as TimeModelError where edit.kind == .script {
             throw error.inDocument(input)
         }

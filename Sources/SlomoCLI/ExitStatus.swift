@@ -64,6 +64,8 @@ enum ExitStatus {
     static func words(_ hint: Hint) -> String {
         switch hint {
         case .stretchSoundAlone: "use `slomo stretch` for audio"
+        case .giveFrameRate: "give it with --cfr FPS, e.g. --cfr 30; for passthrough use `slomo retime`"
+        case .exportAtScriptedFrameRate: "export it with `slomo export`, or give --cfr FPS"
         default: hint.prose
         }
     }

@@ -72,37 +72,15 @@ struct Export: ParsableCommand {
         let edit = try source.edit(reportingTo: printer)
         let composition = edit.composition
         // The export the edit's own output settings ask for (a script's `output:`, a phone's
-        // 30 fps), as the library reads them; the options override it.
-        let typedRate = try cfrOptions.frameRate(for: composition)
-        let (script, scripted) = try source.outputSettings(of: edit, frameRate: typedRate)
-        let scriptRate: Rational? = if case .constantFrameRate(let rate) = scripted.mode { rate } else { nil }
-        let scriptAudioCodec = script.audioCodec == nil ? nil : scripted.audioCodec
-        guard let frameRate = typedRate ?? scriptRate else {
-            if edit.kind == .script, scripted.mode == .passthrough, !cfrOptions.anyVideoOption {
-                return try export(composition, mode: .passthrough, video: VideoExportSettings(), scripted: scripted,
-                                  scriptAudioCodec: scriptAudioCodec, reportingTo: printer)
-            }
-            throw CommandError("give the output frame rate with --cfr FPS, e.g. --cfr 30 (for passthrough use `slomo retime`)")
-        }
-        try export(composition, mode: .constantFrameRate(frameRate), video: try cfrOptions.videoSettings(script: script),
-                   scripted: scripted, scriptAudioCodec: scriptAudioCodec, reportingTo: printer)
-    }
-
-    /// `scriptAudioCodec` is the codec an edit script names, nil for the library's default.
-    private func export(_ composition: Composition, mode: ExportSettings.Mode, video: VideoExportSettings,
-                        scripted: ExportSettings, scriptAudioCodec: AudioCodec?, reportingTo printer: ProgressPrinter) throws {
-        let part = try chunkOptions.part()
-        let settings = ExportSettings(mode: mode, audioAlgorithm: try audioOptions.algorithm(fallback: scripted.audioAlgorithm),
-                                      spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
-                                      audioCodec: try audioOptions.codec(fallback: scriptAudioCodec
-                                          ?? ExportSettings.defaultAudioCodec(video: mode == .passthrough ? nil : video, composition: composition)),
-                                      audioDepth: try audioOptions.depth(), gain: try audioOptions.gainDecibels(),
-                                      pitch: audioOptions.semitones, limiter: try audioOptions.limiterOn(),
-                                      overwrite: outputOptions.overwrite, strict: outputOptions.strict,
-                                      verify: outputOptions.verify, part: part)
+        // 30 fps), as the library decides it; the options override it.
+        var overrides = try ExportOverrides(audio: audioOptions, output: outputOptions, video: cfrOptions)
+        overrides.mode = try cfrOptions.frameRate(for: composition).map { .constantFrameRate($0) }
+        overrides.part = try chunkOptions.part()
+        let (settings, video) = try source.exportSettings(of: edit, overriding: overrides, video: cfrOptions)
+        let mode = settings.mode
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
-        if chunkOptions.splits || part != nil {
+        if chunkOptions.splits || settings.part != nil {
             guard case .constantFrameRate(let frameRate) = mode else {
                 throw CommandError("--chunks splits a constant-frame-rate export: give --cfr FPS (passthrough is a copy already)")
             }

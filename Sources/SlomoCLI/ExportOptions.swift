@@ -51,17 +51,21 @@ struct AudioAlgorithmOptions: ParsableArguments {
             completion: .list(SpectralEngine.allCases.map(\.rawValue)))
     var spectralEngine: String?
 
-    /// The spectral engine: the option, else `fallback` (an edit script's), else phase-gradient.
-    func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine {
-        if let spectralEngine { return try optionValue { try SpectralEngine(parsing: spectralEngine) } }
-        return fallback ?? .defaultEngine
+    /// The spectral engine the option names; nil without it.
+    func chosenEngine() throws -> SpectralEngine? {
+        try spectralEngine.map { name in try optionValue { try SpectralEngine(parsing: name) } }
     }
 
-    /// The algorithm: the option, else `fallback`, else spectral.
-    func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm {
-        if let audio { return try optionValue { try TimePitchAlgorithm(parsing: audio) } }
-        return fallback ?? .spectral
+    /// The algorithm the option names; nil without it.
+    func chosenAlgorithm() throws -> TimePitchAlgorithm? {
+        try audio.map { name in try optionValue { try TimePitchAlgorithm(parsing: name) } }
     }
+
+    /// The spectral engine: the option, else phase-gradient.
+    func engine() throws -> SpectralEngine { try chosenEngine() ?? .defaultEngine }
+
+    /// The algorithm: the option, else spectral.
+    func algorithm() throws -> TimePitchAlgorithm { try chosenAlgorithm() ?? .spectral }
 }
 
 /// `--audio`, `--spectral-engine`, `--audio-codec`: how audio is rendered and encoded. Shared
@@ -124,17 +128,20 @@ struct AudioOptions: ParsableArguments {
         return gain
     }
 
-    func engine(fallback: SpectralEngine? = nil) throws -> SpectralEngine { try algorithms.engine(fallback: fallback) }
-    func algorithm(fallback: TimePitchAlgorithm? = nil) throws -> TimePitchAlgorithm { try algorithms.algorithm(fallback: fallback) }
+    func engine() throws -> SpectralEngine { try algorithms.engine() }
+    func algorithm() throws -> TimePitchAlgorithm { try algorithms.algorithm() }
 
-    /// The audio codec: the option, else `fallback` (an edit script's), else AAC.
-    func codec(fallback: AudioCodec? = nil) throws -> AudioCodec {
-        guard let name = audioCodec else { return fallback ?? .aac }
+    /// The audio codec the option names; nil without it.
+    func chosenCodec() throws -> AudioCodec? {
+        guard let name = audioCodec else { return nil }
         guard let codec = AudioCodec(rawValue: name) else {
             throw CommandError("unknown audio codec '\(name)' (--audio-codec); expected \(AudioCodec.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return codec
     }
+
+    /// The audio codec: the option, else AAC.
+    func codec() throws -> AudioCodec { try chosenCodec() ?? .aac }
 }
 
 /// The constant-frame-rate options. Shared by `retime --cfr` and `export`.
@@ -253,7 +260,7 @@ struct CFROptions: ParsableArguments {
         }
         if let shutterSamples { settings.shutter.samples = shutterSamples }
         if let text = size {
-            guard let parsed = Self.size(text) else {
+            guard let parsed = OutputSettings.Size(parsing: text.lowercased()) else {
                 throw CommandError("--size expects WIDTHxHEIGHT with even, positive numbers such as 1280x720, got '\(text)'")
             }
             settings.size = parsed
@@ -281,108 +288,23 @@ struct CFROptions: ParsableArguments {
         guard let value = Double(digits), value > 0, value * factor < 1e12 else { return nil }
         return Int(value * factor)
     }
-
-    /// `WxH`, including zero and odd sizes (so that the library names the problem).
-    static func size(_ text: String) -> OutputSettings.Size? {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]), width >= 0, height >= 0 else { return nil }
-        return OutputSettings.Size(width: width, height: height)
-    }
 }
 
-/// What `retime` and `export` do once the composition and settings are known: the plan of a
-/// dry run, or the export with progress and Ctrl-C, and the summary line.
-enum ExportRunner {
-    static func run(_ composition: Composition, to target: String, settings: ExportSettings,
-                    video: VideoExportSettings, progress: ProgressPrinter, timeline timelinePath: String? = nil) throws {
-        let timeline = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
-        let session = ExportSession(composition: composition, to: target, settings: settings, video: video)
-        let result = try perform(session, progress: progress)
-        if let timeline, let timelinePath { try timeline.write(to: timelinePath, overwrite: settings.overwrite) }
-        guard !progress.quiet else { return }
-        let seconds = String(format: "%.3f", result.outputDuration.doubleSeconds)
-        let audio = result.audioTracks == 0 ? "no audio"
-            : "\(result.audioTracks) audio track(s) rendered with \(settings.audioAlgorithm)"
-        switch settings.mode {
-        case .passthrough:
-            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) video packets copied, \(audio)")
-        case .constantFrameRate(let rate):
-            let stats = session.decodeStatistics
-            let source = if case .join(let pieces, _) = settings.part { "joined from \(pieces.count) pieces" }
-                else { "\(stats.decodedFrames) of \(stats.packets) source frames decoded" }
-            print("\(result.outputPath): \(seconds) s, \(result.videoFrames) frames at \(rate) fps (\(video.codec.rawValue)), \(source), \(audio)")
-        }
-        if let timelinePath { print("\(timelinePath): editor timeline of the same edit, referencing the original media") }
-    }
-
-    /// Runs `session` with its progress reported and Ctrl-C (SIGINT) or SIGTERM cancelling it:
-    /// a cancelled export ends with status 130 or 143, its message said, nothing written.
-    static func perform(_ session: ExportSession, progress: ProgressPrinter) throws -> ExportResult {
-        let interrupt = Interrupt { session.cancel() }
-        defer { withExtendedLifetime(interrupt) {} }
-        do {
-            return try progress.report(output: session.outputPath) { report in
-                try session.run(progress: report)
-            }
-        } catch let error as ExportError where error.kind == .cancelled {
-            guard let exitCode = interrupt.exitCode else { throw error }
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
-            throw exitCode
-        }
-    }
-
-    /// A dry run: everything the export would check before writing, then the plan and what
-    /// would be written.
-    static func dryRun(_ composition: Composition, to target: String, settings: ExportSettings,
-                       video: VideoExportSettings, timeline timelinePath: String?) throws {
-        try ExportSession(composition: composition, to: target, settings: settings, video: video).check()
-        _ = try checkedTimeline(timelinePath, of: composition, overwrite: settings.overwrite)
-        print(try planText(composition, settings: settings, video: video))
-        print("would write \(target)")
-        if let timelinePath { print("would write \(timelinePath)") }
-    }
-
-    /// The timeline `--timeline` asks for, after checking its path may be written; nil without one.
-    private static func checkedTimeline(_ path: String?, of composition: Composition, overwrite: Bool) throws -> Timeline? {
-        guard let path else { return nil }
-        guard TimelineFormat(path: path) != nil else {
-            throw CommandError("--timeline must end in .otio, .fcpxml or .mlt, got '\(path)'")
-        }
-        try OutputPath.checkWritable(path, overwrite: overwrite)
-        return try Timeline(composition)
-    }
-
-    /// The plan table, the frame choice of each segment for CFR, and what would be written.
-    static func planText(_ composition: Composition, settings: ExportSettings, video: VideoExportSettings) throws -> String {
-        let map = try composition.timeMap()
-        let hasAudio = composition.hasAudio
-        let audio = hasAudio ? "audio \(settings.audioAlgorithm), \(settings.audioCodec)" : "no audio"
-        let frameTimes = try composition.frameTimes()
-        func plan(_ rate: Rational?) throws -> Plan {
-            let plan = try Plan(map, cfrFrameRate: rate, defaultAudio: settings.audioAlgorithm, frameTimes: frameTimes)
-            return hasAudio ? plan : plan.withoutAudio()
-        }
-        var lines: [String] = []
-        switch settings.mode {
-        case .passthrough:
-            lines.append(PlanCommand.table(try plan(nil)))
-            lines.append("passthrough: video copied, \(audio)")
-        case .constantFrameRate(let rate):
-            let plan = try plan(rate)
-            lines.append(PlanCommand.table(plan))
-            let choices = video.frameChoices(for: map, frameRate: rate, frameTimes: frameTimes)
-            lines.append("frame choice per segment:")
-            for (index, (segment, choice)) in zip(plan.segments, choices).enumerated() {
-                let effective = segment.effectiveFrameRate.map { String(format: "effective %.3f fps", $0) } ?? "effective fps unknown"
-                var line = "  \(index + 1)  \(choice)  (\(effective), \(segment.outputFrames ?? 0) frames)"
-                if choice == .interpolate { line += "  optical flow (\(video.interpolation.rawValue))" }
-                lines.append(line)
-            }
-            var encoder = "\(video.codec.rawValue)"
-            if let profile = video.profile { encoder += " \(profile)" }
-            if let size = video.size { encoder += ", \(size) \(video.scaling.rawValue)" }
-            lines.append("constant frame rate \(rate) fps: \(plan.outputFrames ?? 0) frames, \(encoder), \(audio)")
-        }
-        return lines.joined(separator: "\n")
+extension ExportOverrides {
+    /// What `retime`'s and `export`'s options choose over the edit's output settings; the mode
+    /// is each command's.
+    init(audio: AudioOptions, output: OutputOptions, video: CFROptions) throws {
+        self.init()
+        choosesVideo = video.anyVideoOption
+        audioAlgorithm = try audio.algorithms.chosenAlgorithm()
+        spectralEngine = try audio.algorithms.chosenEngine()
+        audioCodec = try audio.chosenCodec()
+        audioDepth = try audio.depth()
+        gain = try audio.gainDecibels()
+        pitch = audio.semitones
+        limiter = try audio.limiterOn()
+        overwrite = output.overwrite
+        strict = output.strict
+        verify = output.verify
     }
 }

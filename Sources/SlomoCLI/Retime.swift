@@ -79,34 +79,22 @@ struct Retime: ParsableCommand {
     private func retime(reportingTo printer: ProgressPrinter) throws {
         let edit = try source.edit(reportingTo: printer)
         let frameRate = try cfrOptions.frameRate(for: edit.composition)
-        // An edit script's own output settings are the defaults the options override, as in export.
-        let (script, scripted) = try source.outputSettings(of: edit, frameRate: frameRate)
-        let algorithm = try audioOptions.algorithm(fallback: scripted.audioAlgorithm)
         if frameRate == nil && (cfrOptions.shutter != nil || cfrOptions.shutterSamples != nil) {
             throw CommandError("--shutter blurs frames as they are rendered: add --cfr 30 (passthrough copies the pictures as they are)")
         }
         if frameRate == nil && cfrOptions.anyVideoOption {
             throw CommandError("--codec, --frames, --size and the other video options need --cfr FPS (passthrough copies the video)")
         }
-        if edit.kind == .script, frameRate == nil, case .constantFrameRate = scripted.mode {
-            throw CommandError("\(source.input): its output is a constant frame rate (output: mode: cfr): export it with "
-                               + "`slomo export \(source.input)`, or give --cfr FPS")
-        }
-        let video = try cfrOptions.videoSettings(script: edit.kind == .script ? script : OutputSettings())
-        let composition = edit.composition
-        let audioCodec = try audioOptions.codec(fallback: script.audioCodec == nil
-            ? ExportSettings.defaultAudioCodec(video: frameRate == nil ? nil : video, composition: composition) : scripted.audioCodec)
         if source.kind == .movie, try MediaFile(path: source.input).videoStream == nil {
             throw CommandError("\(source.input) has no video: change the speed of its sound with "
                                + "`slomo stretch \(source.input) --section …` (retime keeps a movie's video)")
         }
-        let settings = ExportSettings(mode: frameRate.map { .constantFrameRate($0) } ?? .passthrough, audioAlgorithm: algorithm,
-                                      spectralEngine: try audioOptions.engine(fallback: scripted.spectralEngine),
-                                      audioCodec: audioCodec, audioDepth: try audioOptions.depth(),
-                                      gain: try audioOptions.gainDecibels(), pitch: audioOptions.semitones,
-                                      limiter: try audioOptions.limiterOn(),
-                                      overwrite: outputOptions.overwrite,
-                                      strict: outputOptions.strict, verify: outputOptions.verify)
+        // Passthrough unless --cfr: an edit script's output settings are the defaults the
+        // options override, as in export.
+        var overrides = try ExportOverrides(audio: audioOptions, output: outputOptions, video: cfrOptions)
+        overrides.mode = frameRate.map { .constantFrameRate($0) } ?? .passthrough
+        let (settings, video) = try source.exportSettings(of: edit, overriding: overrides, video: cfrOptions)
+        let composition = edit.composition
         let target = outputOptions.output ?? ExportSession.defaultOutputPath(
             for: source.input, mode: settings.mode, codec: video.codec, inputIsEditDocument: source.kind != .movie)
         if outputOptions.dryRun {
@@ -116,15 +104,8 @@ struct Retime: ParsableCommand {
         if let saveScript {
             try OutputPath.checkWritable(saveScript, overwrite: outputOptions.overwrite)
             guard source.phoneMode == nil else { throw CommandError("--save-script takes --section options, not --phone") }
-            var script = try EditScript(retiming: source.input, sections: source.sections, freezes: source.freezes,
-                                        settings: settings)
-            if frameRate != nil {
-                script.output.codec = video.codec.rawValue
-                if cfrOptions.frames != nil { script.output.frames = video.frames }
-                if cfrOptions.interpolation != nil { script.output.interpolation = video.interpolation }
-                script.output.size = video.size
-                if cfrOptions.scaling != nil { script.output.scaling = video.scaling }
-            }
+            let script = try EditScript(retiming: source.input, sections: source.sections, freezes: source.freezes,
+                                        settings: settings, video: video)
             try script.relativized(toFolderOf: saveScript).write(to: saveScript)
         }
         try ExportRunner.run(composition, to: target, settings: settings, video: video, progress: printer,

@@ -88,7 +88,7 @@ struct Stretch: ParsableCommand {
     /// The output path and its codec, as the library's format table has them; an extension
     /// it does not know or a codec the format cannot hold is a usage error.
     private func target() throws -> (path: String, codec: AudioCodec) {
-        let requested = audioOptions.audioCodec == nil ? nil : try audioOptions.codec()
+        let requested = try audioOptions.chosenCodec()
         let path = output ?? URL(fileURLWithPath: input).deletingPathExtension().path + "-slomo."
             + AudioOutputFormat.defaultExtension(for: requested)
         do {

@@ -4,9 +4,12 @@ import SlomoMedia
 
 extension EditScript {
     /// The edit script equivalent to retiming the whole of `input` by `sections` and
-    /// `freezes` with `settings` (what `slomo retime --save-script` writes). The source is
-    /// stored as an absolute path so the script works wherever it is saved.
-    public init(retiming input: String, sections: [String], freezes: [String] = [], settings: ExportSettings) throws {
+    /// `freezes` with `settings` and, at a constant frame rate, `video` (what `slomo retime
+    /// --save-script` writes): the inverse of `OutputSettings.exportSettings()` and
+    /// `videoSettings()`, writing what differs from their defaults. The source is stored as an
+    /// absolute path so the script works wherever it is saved.
+    public init(retiming input: String, sections: [String], freezes: [String] = [], settings: ExportSettings,
+                video: VideoExportSettings = VideoExportSettings()) throws {
         let source = URL(fileURLWithPath: input).standardizedFileURL.path
         var output = OutputSettings(audio: settings.audioAlgorithm, audioCodec: settings.audioCodec.rawValue,
                                     spectralEngine: settings.spectralEngine == .defaultEngine ? nil : settings.spectralEngine)
@@ -16,6 +19,7 @@ extension EditScript {
         case .constantFrameRate(let fps):
             output.mode = .cfr
             output.fps = fps
+            output.describe(video)
         }
         var clip = Clip(source: source, sections: try sections.map { try SectionSpec(parsing: $0) })
         clip.freezes = try freezes.map { try FreezeSpec(parsing: $0) }
@@ -24,6 +28,19 @@ extension EditScript {
 }
 
 extension OutputSettings {
+    /// Sets the video settings of a constant-frame-rate export that differ from the defaults
+    /// `videoSettings()` fills in (the codec always, so that the script says it).
+    mutating func describe(_ video: VideoExportSettings) {
+        let defaults = VideoExportSettings()
+        codec = video.codec.rawValue
+        if video.frames != defaults.frames { frames = video.frames }
+        if video.interpolation != defaults.interpolation { interpolation = video.interpolation }
+        if video.shutter != defaults.shutter { shutter = video.shutter }
+        size = video.size
+        if video.scaling != defaults.scaling { scaling = video.scaling }
+    }
+
+
     /// The export an edit script's `output:` asks for, with slomo's defaults for what it leaves
     /// out: passthrough, or a constant frame rate at `fps` (a `cfr` mode without `fps` is an
     /// error), the audio algorithm (spectral), its engine and codec (AAC). What `slomo export
