@@ -1,4 +1,5 @@
 import SlomoConcurrency
+import SlomoComposition
 import SlomoCore
 import SlomoMedia
 
@@ -158,14 +159,15 @@ private struct ClipRenderer {
         }
     }
 
-    /// The picture on screen at `time`: the last one that starts at or before it.
+    /// The picture on screen at `time` (`PictureTiming`).
     private func nearest(at time: MediaTime) -> Frame {
-        (window.last { $0.time <= time } ?? window[0]).frame
+        window[PictureTiming.onScreen(at: time, among: window, startingAt: \.time)!].frame
     }
 
     /// The two pictures around `time`, mixed by how close each is.
     private func blended(at time: MediaTime) throws -> Frame {
-        guard let index = window.lastIndex(where: { $0.time <= time }), index + 1 < window.count else {
+        guard let index = PictureTiming.onScreen(at: time, among: window, startingAt: \.time),
+              window[index].time <= time, index + 1 < window.count else {
             return try nearest(at: time).clone()
         }
         let (a, b) = (window[index], window[index + 1])

@@ -1,5 +1,6 @@
 import Foundation
 import SlomoConcurrency
+import SlomoComposition
 import SlomoCore
 import SlomoMedia
 
@@ -139,7 +140,7 @@ final class VideoFeed: Sendable {
             let time = pts - origin
             // A run that ends with a freeze holds the picture at its end.
             if time > run.source.end || (time == run.source.end && !run.endsWithHold) { return false }
-            let picture = Picture(frame: frame, itemTime: entry.map.outputTime(at: max(time, entry.clip.range.start)),
+            let picture = Picture(frame: frame, itemTime: PictureTiming.outputTime(showing: time..<time, in: run, of: entry.map),
                                   sourceTime: time, clip: index)
             if time <= from {
                 held.withLock(moving: picture) { $0 = $1 }
@@ -170,13 +171,13 @@ final class VideoFeed: Sendable {
         let entry = item.map.entries[index]
         let file = item.files[index]
         guard let video = file.videoStream else { return }
-        let segment = entry.map.segments[entry.map.segmentIndex(containingOutput: run.output.start)]
         let from = run.output.contains(start) ? entry.map.sourceTime(at: start) : run.source.end
         let reader = try BackwardPictureReader(demuxer: try Demuxer(path: file.path), stream: video.index, threads: 2)
         try reader.read(before: from, through: run.source.start, floor: entry.clip.range.start) { gop in
             for picture in gop where picture.end > run.source.start {
                 // A new reference to the picture (its buffers are not copied): the GOP keeps its own.
-                try push(Picture(frame: try picture.frame.clone(), itemTime: max(segment.outputTime(at: picture.end), run.output.start),
+                try push(Picture(frame: try picture.frame.clone(),
+                                 itemTime: PictureTiming.outputTime(showing: picture.time..<picture.end, in: run, of: entry.map),
                                  sourceTime: picture.time, clip: index))
             }
             if let found = reader.damage { damage.report(found, in: file.path) }
