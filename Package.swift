@@ -120,7 +120,12 @@ let package = Package(
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore", "SlomoMedia"], path: "Tests/SlomoTestSupport"),
         .testTarget(
             name: "SlomoCoreTests",
-            dependencies: ["SlomoCore", "SlomoScript", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        // Edit scripts read and written: round trips, and errors that name their place.
+        .testTarget(
+            name: "SlomoScriptTests",
+            dependencies: ["SlomoScript", "SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SlomoConcurrencyTests", dependencies: ["SlomoConcurrency"]),
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoConcurrency", "SlomoTestSupport"]),
