@@ -118,6 +118,8 @@ let package = Package(
 
         // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore", "SlomoMedia"], path: "Tests/SlomoTestSupport"),
+        // The support's own rules, where a test depends on them (when a real-time bar is judged).
+        .testTarget(name: "SlomoTestSupportTests", dependencies: ["SlomoTestSupport"]),
         .testTarget(
             name: "SlomoCoreTests",
             dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
