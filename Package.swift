@@ -118,9 +118,16 @@ let package = Package(
 
         // Generated fixtures (made by the ffmpeg command) and ffprobe helpers for tests.
         .target(name: "SlomoTestSupport", dependencies: ["SlomoCore", "SlomoMedia"], path: "Tests/SlomoTestSupport"),
+        // The support's own rules, where a test depends on them (when a real-time bar is judged).
+        .testTarget(name: "SlomoTestSupportTests", dependencies: ["SlomoTestSupport"]),
         .testTarget(
             name: "SlomoCoreTests",
-            dependencies: ["SlomoCore", "SlomoScript", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        // Edit scripts read and written: round trips, and errors that name their place.
+        .testTarget(
+            name: "SlomoScriptTests",
+            dependencies: ["SlomoScript", "SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SlomoConcurrencyTests", dependencies: ["SlomoConcurrency"]),
         .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoConcurrency", "SlomoTestSupport"]),

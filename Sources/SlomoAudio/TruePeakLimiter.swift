@@ -21,25 +21,20 @@ public final class TruePeakLimiter {
     private let lookahead: Int
     private let release: Float
     private let channelCount: Int
-    /// The interpolation filters for the points a quarter, a half and three quarters between
-    /// two samples, each over `taps` samples around them.
-    private let phases: [[Float]]
-    private static let taps = 12
-    /// How far above its samples an interpolated point can rise (the largest sum of a phase's
-    /// |taps|): below `ceiling / overshoot`, no point between samples can reach the ceiling.
-    private let overshoot: Float
-    /// Per channel, the last frame whose interpolation window holds a sample loud enough to need it.
-    private var loudUntil: [Int]
-    /// Input kept for interpolation and the audio delay: a ring per channel, `mask + 1` long.
-    private var rings: [[Float]]
-    private let mask: Int
+    /// Each frame's true peak, and the input kept for the delay.
+    private let scan: TruePeakScan
     private var written = 0
-    private var needed = MinimumWindow()
+    private var needed: SlidingMinimum
     private var released: Float = 1
-    private var recent: [Float]         // released gains over the lookahead, for their mean
-    private var recentSum: Float = 0
-    private var recentIndex = 0
+    /// Released gains over the lookahead, for their mean, and how many of them are below 1.
+    private let recent: UnsafeMutablePointer<Float>
+    private var recentSum: Float
+    private var recentIndex = 0, recentLowered = 0
+    /// The last frame whose peak asked for a gain below 1.
+    private var lastAsked = Int.min / 2
     private var smallestGain: Float = 1
+    /// The current chunk's peaks, and the gains of the frames that leave the delay.
+    private let peaks: UnsafeMutablePointer<Float>, gains: UnsafeMutablePointer<Float>
 
     /// A limiter for `channelCount` channels at `sampleRate`, holding true peaks below
     /// `ceiling` dBTP.
@@ -48,26 +43,20 @@ public final class TruePeakLimiter {
         lookahead = max(1, Int((0.005 * Double(sampleRate)).rounded()))
         release = Float(1 - exp(-1 / (0.150 * Double(sampleRate))))
         self.channelCount = channelCount
-        let half = Self.taps / 2
-        phases = [0.25, 0.5, 0.75].map { fraction in
-            let raw = (0..<Self.taps).map { tap -> Double in
-                let x = Double(tap - half + 1) - fraction          // offset of sample n + tap − half + 1 from n + fraction
-                let sinc = x == 0 ? 1 : sin(Double.pi * x) / (Double.pi * x)
-                let window = 0.5 + 0.5 * cos(Double.pi * x / Double(half + 1))
-                return sinc * window
-            }
-            let sum = raw.reduce(0, +)
-            return raw.map { Float($0 / sum) }
-        }
-        overshoot = phases.map { $0.reduce(0) { $0 + abs($1) } }.max()!
-        latency = lookahead - 1 + half
-        var size = 1
-        while size < latency + Self.taps + Self.chunk + 1 { size *= 2 }
-        mask = size - 1
-        rings = Array(repeating: [Float](repeating: 0, count: size), count: channelCount)
-        loudUntil = Array(repeating: -1, count: channelCount)
-        recent = [Float](repeating: 1, count: lookahead)
+        latency = lookahead - 1 + TruePeakScan.taps / 2
+        scan = TruePeakScan(channelCount: channelCount, ceiling: self.ceiling, delay: latency)
+        needed = SlidingMinimum(window: lookahead)
+        recent = .allocate(capacity: lookahead)
+        recent.initialize(repeating: 1, count: lookahead)
         recentSum = Float(lookahead)
+        peaks = .allocate(capacity: TruePeakScan.chunk)
+        gains = .allocate(capacity: TruePeakScan.chunk)
+    }
+
+    deinit {
+        recent.deallocate()
+        peaks.deallocate()
+        gains.deallocate()
     }
 
     /// The block, limited, delayed by `latency` frames.
@@ -81,89 +70,87 @@ public final class TruePeakLimiter {
         run(Array(repeating: [Float](repeating: 0, count: latency), count: channelCount), count: latency)
     }
 
-    /// Frames taken at a time: the ring holds them beside the delay and the interpolation window.
-    private static let chunk = 1024
-
     /// Takes `count` frames of `input`, a chunk at a time; returns the frames that leave the delay.
     private func run(_ input: [[Float]], count: Int) -> AudioBuffer {
         var out = [[Float]](repeating: [Float](repeating: 0, count: max(0, min(count, written + count - latency))),
                             count: channelCount)
         var produced = 0
-        for first in stride(from: 0, to: count, by: Self.chunk) {
-            produced += runChunk(input, from: first, count: min(Self.chunk, count - first), into: &out, at: produced)
+        for first in stride(from: 0, to: count, by: TruePeakScan.chunk) {
+            produced += runChunk(input, from: first, count: min(TruePeakScan.chunk, count - first), into: &out, at: produced)
         }
         return AudioBuffer(planar: out)
     }
 
-    /// `run` for frames `first ..< first + count` (at most `chunk`) of `input`, writing what
+    /// `run` for frames `first ..< first + count` (at most a chunk) of `input`, writing what
     /// leaves the delay into `out` from frame `at`; returns how many frames that is.
     private func runChunk(_ input: [[Float]], from first: Int, count: Int, into out: inout [[Float]], at offset: Int) -> Int {
-        let start = written
-        // Each frame's true peak over the channels: the sample `half` frames back and the points a
-        // quarter, half and three quarters after it, where a loud sample is near enough to matter.
-        var peaks = [Float](repeating: 0, count: count)
-        for channel in 0..<channelCount {
-            var loud = loudUntil[channel]
-            input[channel].withUnsafeBufferPointer { samples in
-                rings[channel].withUnsafeMutableBufferPointer { ring in
-                    for index in 0..<count {
-                        let frame = start + index
-                        let sample = samples[first + index]
-                        ring[frame & mask] = sample
-                        if abs(sample) * overshoot >= ceiling { loud = frame + Self.taps }
-                        guard frame <= loud else { continue }
-                        var peak = abs(ring[(frame - Self.taps / 2) & mask])
-                        for phase in phases {
-                            var sum: Float = 0
-                            for tap in 0..<Self.taps { sum += phase[tap] * ring[(frame - Self.taps + 1 + tap) & mask] }
-                            peak = max(peak, abs(sum))
-                        }
-                        peaks[index] = max(peaks[index], peak)
-                    }
-                }
-            }
-            loudUntil[channel] = loud
-        }
-        // The gain each frame asks for, held over the lookahead, released, averaged.
+        scan.scan(input, from: first, count: count, frame: written, into: peaks)
         let leaving = max(0, min(count, written + count - latency))
-        var gains = [Float](repeating: 1, count: leaving)
-        var produced = 0
-        for index in 0..<count {
-            let peak = peaks[index]
-            needed.push(peak > ceiling ? ceiling / peak : 1, at: written, window: lookahead)
-            released = min(needed.minimum, released + (1 - released) * release)
-            recentSum += released - recent[recentIndex]
-            recent[recentIndex] = released
-            recentIndex = (recentIndex + 1) % lookahead
-            written += 1
-            guard written > latency else { continue }
-            gains[produced] = min(1, recentSum / Float(lookahead))
-            produced += 1
+        var unchanged = false
+        if released == 1, recentLowered == 0, written - lastAsked > lookahead, (0..<count).allSatisfy({ peaks[$0] <= ceiling }) {
+            unchanged = passChunk(count, leaving: leaving) == 1
+        } else {
+            limitChunk(count)
         }
-        smallestGain = min(smallestGain, gains.min() ?? 1)
-        // The delayed frames, each at its gain.
-        let firstOut = written - leaving - latency
+        // The delayed frames, each at its gain (copied where every gain is 1).
         for channel in 0..<channelCount {
-            for index in 0..<leaving { out[channel][offset + index] = rings[channel][(firstOut + index) & mask] * gains[index] }
+            let delayed = scan.delayed(channel, count: count, back: leaving + latency)
+            out[channel].withUnsafeMutableBufferPointer { samples in
+                let target = samples.baseAddress! + offset
+                if unchanged { return target.update(from: delayed, count: leaving) }
+                for index in 0..<leaving { target[index] = delayed[index] * gains[index] }
+            }
         }
+        scan.advance(by: count)
         return leaving
     }
 
-    /// The minimum of the last `window` values pushed (a monotonic queue).
-    private struct MinimumWindow {
-        private var values: [(index: Int, value: Float)] = []
-        private var head = 0
+    /// The gains of a chunk in which no frame asks for less than 1 and none was lowered within
+    /// the lookahead: what `limitChunk` would give, without its steps, each of which would change
+    /// nothing (released stays at 1, every recent gain is 1, their sum and mean stay as they are).
+    /// Returns the chunk's one gain.
+    private func passChunk(_ count: Int, leaving: Int) -> Float {
+        needed.push(1, at: written + count - 1)        // as the chunk's pushes of 1 would leave it
+        recentIndex = (recentIndex + count) % lookahead
+        written += count
+        let mean = min(1, recentSum / Float(lookahead))
+        gains.update(repeating: mean, count: leaving)
+        if leaving > 0 { smallestGain = min(smallestGain, mean) }
+        return mean
+    }
 
-        var minimum: Float { values[head].value }
-
-        mutating func push(_ value: Float, at index: Int, window: Int) {
-            while values.count > head, values[values.count - 1].value >= value { values.removeLast() }
-            values.append((index, value))
-            while values[head].index <= index - window { head += 1 }
-            if head > 1024 {
-                values.removeFirst(head)
-                head = 0
+    /// The gain each frame of the chunk asks for, held over the lookahead, released, averaged,
+    /// for the frames that leave the delay (in locals: a class's stored properties are checked
+    /// for exclusive access at every change). Steps that would change nothing are skipped: a
+    /// release from 1 to 1, a sum that gains 0, the mean of an unchanged sum.
+    private func limitChunk(_ count: Int) {
+        var written = self.written, released = self.released, recentSum = self.recentSum, needed = self.needed
+        var recentIndex = self.recentIndex, recentLowered = self.recentLowered, lastAsked = self.lastAsked
+        var smallestGain = self.smallestGain
+        var meanOf = recentSum, mean = min(1, recentSum / Float(lookahead))
+        var produced = 0
+        for index in 0..<count {
+            let peak = peaks[index]
+            if peak > ceiling { lastAsked = written }
+            needed.push(peak > ceiling ? ceiling / peak : 1, at: written)
+            let minimum = needed.minimum
+            if released != 1 || minimum != 1 { released = min(minimum, released + (1 - released) * release) }
+            let leavingGain = recent[recentIndex]
+            if released != leavingGain {
+                recentSum += released - leavingGain
+                recent[recentIndex] = released
+                recentLowered += (released != 1 ? 1 : 0) - (leavingGain != 1 ? 1 : 0)
             }
+            recentIndex += 1
+            if recentIndex == lookahead { recentIndex = 0 }
+            written += 1
+            guard written > latency else { continue }
+            if recentSum != meanOf { (meanOf, mean) = (recentSum, min(1, recentSum / Float(lookahead))) }
+            gains[produced] = mean
+            smallestGain = min(smallestGain, mean)
+            produced += 1
         }
+        (self.written, self.released, self.recentSum, self.needed) = (written, released, recentSum, needed)
+        (self.recentIndex, self.recentLowered, self.lastAsked, self.smallestGain) = (recentIndex, recentLowered, lastAsked, smallestGain)
     }
 }

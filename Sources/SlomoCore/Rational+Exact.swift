@@ -1,7 +1,8 @@
 /// Overflow-reporting arithmetic and exact parsing for `Rational`.
 extension Rational {
     /// Parses an exact decimal (`2.5`, `-0.25`, `.5`, `3`) or a fraction (`1/4`, `30000/1001`);
-    /// nil when the text is not one of those or does not fit in 64 bits.
+    /// nil when the text is not one of those or its value, in lowest terms, does not fit in 64
+    /// bits. (Every decimal `exactDecimal` writes reads back.)
     public init?(decimal text: String) {
         let trimmed = text.trimmingSpaces
         if let slash = trimmed.firstIndex(of: "/") {
@@ -19,14 +20,22 @@ extension Rational {
             body = body.dropFirst()
         }
         let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        let whole = parts[0], fraction = parts.count > 1 ? parts[1] : ""
+        let whole = parts[0]
+        var fraction = parts.count > 1 ? parts[1] : ""
         guard !(whole.isEmpty && fraction.isEmpty),
-              whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit),
-              whole.count + fraction.count <= 18 else { return nil }
-        var numerator: Int64 = 0, denominator: Int64 = 1
-        for digit in whole + fraction { numerator = numerator * 10 + Int64(digit.asciiValue! - 48) }
+              whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit) else { return nil }
+        // Read in 128 bits, then reduced: `1.000003814697265625` is 262145/262144.
+        while fraction.last == "0" { fraction.removeLast() }
+        guard fraction.count <= 38 else { return nil }       // 10^38 < Int128.max
+        var numerator: Int128 = 0, denominator: Int128 = 1
+        for digit in whole + fraction {
+            let (shifted, o1) = numerator.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = shifted.addingReportingOverflow(Int128(digit.asciiValue! - 48))
+            guard !(o1 || o2) else { return nil }
+            numerator = sum
+        }
         for _ in fraction { denominator *= 10 }
-        self.init(negative ? -numerator : numerator, denominator)
+        self.init(wide: negative ? -numerator : numerator, denominator)
     }
 
     /// The fraction with denominator 10⁹ nearest `value` (in lowest terms): a value read off a

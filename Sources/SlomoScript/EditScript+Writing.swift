@@ -67,7 +67,7 @@ extension OutputSettings {
     fileprivate var document: [(String, DocumentValue)] {
         var keys: [(String, DocumentValue)] = []
         if let mode { keys.append(("mode", .text(mode.rawValue))) }
-        if let fps { keys.append(("fps", DocumentValue(fps))) }
+        if let fps { keys.append(("fps", DocumentValue(frameRate: fps))) }
         if let codec { keys.append(("codec", .text(codec))) }
         if let frames { keys.append(("frames", .text(frames.rawValue))) }
         if let interpolation { keys.append(("interpolation", .text(interpolation.rawValue))) }
@@ -96,6 +96,16 @@ private enum DocumentValue {
     /// A number when it has an exact decimal form, else a fraction as text.
     init(_ value: Rational) {
         self = Rational.exactDecimal(value).map(DocumentValue.number) ?? .text(value.description)
+    }
+
+    /// A number when it reads back as the same frame rate, else the fraction as text: 2997/100
+    /// is not written 29.97, which `Rational(frameRate:)` reads as 30000/1001.
+    init(frameRate: Rational) {
+        if let digits = Rational.exactDecimal(frameRate), Rational(frameRate: digits) == frameRate {
+            self = .number(digits)
+        } else {
+            self = .text(frameRate.description)
+        }
     }
 
     init(_ position: SectionSpec.Position) {

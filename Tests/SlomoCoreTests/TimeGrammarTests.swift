@@ -1,9 +1,9 @@
 import Testing
 @testable import SlomoCore
-import SlomoScript
 
-/// Issue 16, item 10: one time grammar for sections, durations and edit scripts: seconds,
-/// units, timecodes, SMPTE (drop-frame too), frames, fractions, `end`.
+/// Issue 16, item 10: one time grammar for sections, durations and edit scripts (whose reading
+/// of it SlomoScriptTests checks): seconds, units, timecodes, SMPTE (drop-frame too), frames,
+/// fractions, `end`.
 @Suite struct TimeGrammarTests {
     let clip = TimeRange(start: .zero, duration: MediaTime(value: 600, timescale: 1))
 
@@ -57,20 +57,6 @@ import SlomoScript
         let section = try SectionSpec(parsing: "1500ms-3sx0.5:ramp=100ms").resolved(in: clip, frameRate: nil)
         #expect(section.range == TimeRange(start: MediaTime(seconds: Rational(3, 2)), end: .seconds(3)))
         #expect(section.rampIn == MediaTime(seconds: Rational(1, 10)))
-    }
-
-    @Test func editScriptsReadTheSameGrammar() throws {
-        let script = try EditScript(parsing: """
-            slomo: 1
-            clips:
-              - source: a.mov
-                start: 1500ms
-                end: "00:00:04:00"
-                sections: ["2s-3sx0.5:ramp=250ms"]
-            """)
-        let composition = try script.composition(sources: [EditScript.SourceInfo(duration: .seconds(10), frameRate: Rational(30))])
-        #expect(composition.clips[0].range == TimeRange(start: MediaTime(seconds: Rational(3, 2)), end: .seconds(4)))
-        #expect(composition.clips[0].sections[0].rampIn == MediaTime(seconds: Rational(1, 4)))
     }
 
     /// A timecode moves to another rate by its frames field: `01:00:00:120` at 240 fps is

@@ -44,16 +44,6 @@ import Testing
         #expect(try FFprobe.packets(output).count == 330)
     }
 
-    @Test func frameRateParsing() {
-        #expect(Rational(frameRate: "29.97") == Rational(30000, 1001))
-        #expect(Rational(frameRate: "59.94") == Rational(60000, 1001))
-        #expect(Rational(frameRate: "23.976") == Rational(24000, 1001))
-        #expect(Rational(frameRate: "30000/1001") == Rational(30000, 1001))
-        #expect(Rational(frameRate: "30") == Rational(30))
-        #expect(Rational(frameRate: "12.5") == Rational(25, 2))
-        #expect(Rational(frameRate: "fast") == nil)
-    }
-
     @Test func progressAndCancellation() throws {
         let input = try Fixture.flashAndBeep.path
         let composition = try Composition(retiming: try MediaFile(path: input), sections: ["0-10x0.25"])
