@@ -35,7 +35,7 @@ struct ReversedPacketOrder {
         self.stream = stream
         self.origin = origin
         reversed = map.segments.filter(\.isReversed).map(\.source)[...]
-        blockLength = frameRate.flatMap { try? MediaTime(seconds: Rational(Int64(Self.blockFrames)) / $0) }
+        blockLength = frameRate.map { MediaTime(seconds: Rational(Int64(Self.blockFrames)) / $0) }
             ?? MediaTime(seconds: Rational(1, 10))
     }
 

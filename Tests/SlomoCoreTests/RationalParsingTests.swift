@@ -55,7 +55,8 @@ import Testing
         let threeTenths = try #require(Rational(decimal: "0.3"))
         #expect(threeTenths - tenth - fifth == Rational(0))
         #expect(try #require(Rational(decimal: "0.333333333333333333")) != Rational(1, 3))
-        #expect(try #require(Rational(decimal: "2.50")) == Rational(decimal: "5/2"))
+        let twoAndAHalf = try #require(Rational(decimal: "2.50"))
+        #expect(twoAndAHalf == Rational(decimal: "5/2"))
         #expect(try #require(Rational(decimal: "0.000000000000000001")).denominator == 1_000_000_000_000_000_000)
     }
 
