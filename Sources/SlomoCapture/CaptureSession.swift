@@ -170,12 +170,11 @@ public final class CaptureSession: Sendable {
             prepared.append(output)
         }
         let wiring = Wiring(configuration: configuration, sources: opened, clock: SessionClock())
-        let scope = LiveObjects.currentScope
         let outputLoops: [(name: String, body: @Sendable () -> Void)] =
             configuration.movieOutputs.map { output in ("slomo-writer", { output.runWriter() }) }
             + configuration.frameOutputs.map { output in ("slomo-frames", { output.runDelivery() }) }
-        let writers = outputLoops.map { PipelineWorker($0.name, scope: scope) }
-        let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)", scope: scope) }
+        let writers = outputLoops.map { PipelineWorker($0.name) }
+        let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)") }
         shared.withLock {
             $0.wiring = wiring
             $0.clock = wiring.clock
@@ -231,7 +230,7 @@ public final class CaptureSession: Sendable {
         }
         for source in wiring.sources { source.interrupt.raise() }
         for output in wiring.movieOutputs { output.noteStop(why) }
-        _ = PipelineWorker("slomo-stop", scope: LiveObjects.currentScope) {
+        _ = PipelineWorker("slomo-stop") {
             self.closeOutputs()
             self.shared.withLock {
                 $0.wiring = nil

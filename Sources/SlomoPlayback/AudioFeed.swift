@@ -41,7 +41,7 @@ final class AudioFeed: Sendable {
     let ring: AudioRing
     private let item: PlayerItem
     private let control = Mutex(Control())
-    private let worker = PipelineWorker("slomo audio feed", scope: LiveObjects.currentScope)
+    private let worker = PipelineWorker("slomo audio feed")
     /// Where damage the decoders meet is said.
     private let damage: DamageNotices
 
