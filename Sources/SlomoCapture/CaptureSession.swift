@@ -157,36 +157,38 @@ public final class CaptureSession: Sendable {
             }
             held.append(camera)
         }
-        var prepared: [MovieFileOutput] = []
+        // Each movie's writer thread starts as soon as its file is ready, and owns it from then.
+        var writers: [PipelineWorker] = []
         for output in configuration.movieOutputs {
+            output.onStop { [weak self] reason in self?.stop(reason) }
+            let writer: RecordingWriter
             do {
-                try output.prepare(sources: opened, sessionTags: cameraTags)
+                writer = try output.prepare(sources: opened, sessionTags: cameraTags)
             } catch {
-                for done in prepared { done.close(); done.runWriter() }
+                for (done, worker) in zip(configuration.movieOutputs, writers) {
+                    done.close()
+                    worker.join()
+                }
                 for camera in held { try? camera.hold(false) }
                 throw error
             }
-            output.onStop = { [weak self] reason in self?.stop(reason) }
-            prepared.append(output)
+            writers.append(PipelineWorker("slomo-writer") { writer.run() })
         }
         let wiring = Wiring(configuration: configuration, sources: opened, clock: SessionClock())
-        let outputLoops: [(name: String, body: @Sendable () -> Void)] =
-            configuration.movieOutputs.map { output in ("slomo-writer", { output.runWriter() }) }
-            + configuration.frameOutputs.map { output in ("slomo-frames", { output.runDelivery() }) }
-        let writers = outputLoops.map { PipelineWorker($0.name) }
+        let deliveries = configuration.frameOutputs.map { _ in PipelineWorker("slomo-frames") }
         let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)") }
         shared.withLock {
             $0.wiring = wiring
             $0.clock = wiring.clock
             $0.firstVideoInput = opened.first(where: { !$0.isAudio })?.index
             $0.readers = readers
-            $0.writers = writers
+            $0.writers = writers + deliveries
             $0.grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate }
             $0.received = Array(repeating: 0, count: opened.count)
             $0.heldCameras = held
             $0.state = .running
         }
-        for (worker, loop) in zip(writers, outputLoops) { worker.start(loop.body) }
+        for (worker, output) in zip(deliveries, configuration.frameOutputs) { worker.start { output.runDelivery() } }
         for (worker, source) in zip(readers, opened) {
             source.handOn()
             worker.start { self.read(source, wiring) }
