@@ -1,4 +1,5 @@
 import Foundation
+import SlomoMedia
 import Synchronization
 
 /// The rendered audio waiting for the sound device, and the clock it gives: which item time
@@ -40,7 +41,7 @@ final class AudioRing: Sendable {
         var anchors: [Anchor] = []
         /// Device frame at which the last callback's buffer starts, and when it was called.
         var lastCallbackStart = 0
-        var lastCallbackNanos: UInt64 = 0
+        var lastCallbackNanos: Int64 = 0
         var underruns = 0
         /// Enough was queued since the last flush to start playing (`primingFrames`, or the end):
         /// until then the device plays silence and item time holds, which is no underrun.
@@ -220,13 +221,13 @@ final class AudioRing: Sendable {
         }
     }
 
-    private static func audibleFrame(_ state: State, now: UInt64, sampleRate: Int, latency: Int) -> Int {
+    private static func audibleFrame(_ state: State, now: Int64, sampleRate: Int, latency: Int) -> Int {
         let buffer = state.deviceFrames - state.lastCallbackStart
-        let elapsed = Int(Double(now &- state.lastCallbackNanos) * 1e-9 * Double(sampleRate))
+        let elapsed = Int(Double(now - state.lastCallbackNanos) * 1e-9 * Double(sampleRate))
         return state.lastCallbackStart - latency + min(max(elapsed, 0), buffer)
     }
 
-    private static func itemTime(_ state: State, now: UInt64, sampleRate: Int, latency: Int) -> Double {
+    private static func itemTime(_ state: State, now: Int64, sampleRate: Int, latency: Int) -> Double {
         if state.paused { return state.heldTime }
         let frame = audibleFrame(state, now: now, sampleRate: sampleRate, latency: latency)
         guard let anchor = state.anchors.last(where: { $0.deviceFrame <= frame }) ?? state.anchors.first else {
