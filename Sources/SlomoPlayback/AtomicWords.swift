@@ -32,10 +32,44 @@ final class AtomicWords: Sendable {
         chunks[index / Self.chunkWords].words[index % Self.chunkWords].store(value, ordering: .relaxed)
     }
 
-    func float(_ index: Int) -> Float { Float(bitPattern: UInt32(truncatingIfNeeded: load(index))) }
-    func store(_ value: Float, at index: Int) { store(UInt64(value.bitPattern), at: index) }
+    /// Stores `values` as the words from `index` on, going round to word 0 after the last.
+    func store(_ values: UnsafeBufferPointer<Float>, at index: Int) {
+        var done = 0
+        forEachSpan(from: index, count: values.count) { words, span in
+            for word in span {
+                words[word].store(UInt64(values[done].bitPattern), ordering: .relaxed)
+                done += 1
+            }
+        }
+    }
+
+    /// Fills `output` with the words from `index` on, as floats, going round after the last.
+    func load(_ output: UnsafeMutableBufferPointer<Float>, from index: Int) {
+        var done = 0
+        forEachSpan(from: index, count: output.count) { words, span in
+            for word in span {
+                output[done] = Float(bitPattern: UInt32(truncatingIfNeeded: words[word].load(ordering: .relaxed)))
+                done += 1
+            }
+        }
+    }
+
     func double(_ index: Int) -> Double { Double(bitPattern: load(index)) }
     func store(_ value: Double, at index: Int) { store(value.bitPattern, at: index) }
     func int(_ index: Int) -> Int { Int(Int64(bitPattern: load(index))) }
     func store(_ value: Int, at index: Int) { store(UInt64(bitPattern: Int64(value)), at: index) }
+
+    /// Calls `body` with each chunk's words and the range of them that `count` words from
+    /// `index` on cover, in order: one chunk reference per span, not one per word.
+    private func forEachSpan(from index: Int, count: Int, _ body: (borrowing InlineArray<4096, Atomic<UInt64>>, Range<Int>) -> Void) {
+        var index = index % self.count, left = count
+        while left > 0 {
+            let chunk = chunks[index / Self.chunkWords]
+            let first = index % Self.chunkWords
+            let length = min(left, Self.chunkWords - first, self.count - index)
+            body(chunk.words, first..<first + length)
+            left -= length
+            index = (index + length) % self.count
+        }
+    }
 }

@@ -180,13 +180,11 @@ final class AudioRing: Sendable {
 
     /// Stores interleaved `samples` from frame `position` on.
     private func store(_ samples: [Float], at position: Int) {
-        let first = (position % capacity) * channelCount
-        for (offset, sample) in samples.enumerated() { self.samples.store(sample, at: (first + offset) % self.samples.count) }
+        samples.withUnsafeBufferPointer { self.samples.store($0, at: (position % capacity) * channelCount) }
     }
 
     /// Copies `count` stored frames from `position` on into `output`, interleaved.
     func copy(_ count: Int, from position: Int, to output: UnsafeMutablePointer<Float>) {
-        let first = (position % capacity) * channelCount
-        for offset in 0..<count * channelCount { output[offset] = samples.float((first + offset) % samples.count) }
+        samples.load(UnsafeMutableBufferPointer(start: output, count: count * channelCount), from: (position % capacity) * channelCount)
     }
 }
