@@ -24,10 +24,8 @@ extension AudioRing {
             if available >= primingFrames || isEnded { isPrimed = true }
             let count = claim(from: position, frames: isPaused || !isPrimed ? 0 : min(frames, max(available, 0)))
             var written = 0
-            while written < count, let run = labels.run(at: position + written) {
-                let at = position + written
-                let length = min(count - written, run.end - at)
-                copy(length, from: at, to: output + written * channelCount)
+            forEachRun(from: position, count: count) { run, at, length in
+                copy(length, of: run, from: at, to: output + written * channelCount)
                 let time = run.label.itemTime(at: at)
                 let frame = timeline.deviceFrames + written
                 if let last = timeline.lastAnchor, last.itemPerFrame == run.label.itemPerFrame,
@@ -40,7 +38,10 @@ extension AudioRing {
                 written += length
             }
             position += count
-            if let run = labels.run(at: position) { labels.release(before: run.index) }
+            if let run = labels.run(at: position) {
+                storageTaken.store(run.storageFrame(of: position), ordering: .releasing)
+                labels.release(before: run.index)
+            }
             if written < frames {
                 (output + written * channelCount).update(repeating: 0, count: (frames - written) * channelCount)
                 if !isEnded && !isPaused && isPrimed { underrunCount.add(1, ordering: .relaxed) }

@@ -16,8 +16,10 @@ import Synchronization
 /// One thread feeds it (the feed), one takes from it (SDL's audio thread), and neither waits
 /// for the other: the frames sit in storage allocated once (`AtomicWords`), and the two sides
 /// meet only in atomic positions, so the callback takes no lock and allocates nothing. Frames
-/// are counted by position: frames added since the ring was made (less those a splice
-/// replaced); frame `p` is stored at `p % capacity`.
+/// are counted by position: frames queued since the ring was made, less those a splice
+/// replaced. The storage is written in order, spliced frames after the rest, and each label
+/// says where its frames are stored (`RunLabels`), so nothing is written where the device
+/// may be reading.
 final class AudioRing: Sendable {
     let channelCount: Int
     let sampleRate: Int
@@ -28,6 +30,8 @@ final class AudioRing: Sendable {
     let primingFrames: Int
     /// Frames the storage holds, queued or not yet passed by the device: two seconds.
     let capacity: Int
+    /// Frames stored so far (storage frame `f` is at `f % capacity`).
+    let stored = Atomic<Int>(0)
 
     let samples: AtomicWords
     let labels = RunLabels(capacity: 1024)
@@ -58,6 +62,8 @@ final class AudioRing: Sendable {
     // The device's side.
     /// The next frame the device takes: what it has claimed for its callbacks so far.
     let taken = Atomic<Int>(0)
+    /// The storage frame of the next frame the device takes: storage before it is free.
+    let storageTaken = Atomic<Int>(0)
     /// Enough was queued since the last flush to start playing (`primingFrames`, or the end):
     /// until then the device plays silence and item time holds, which is no underrun.
     let primed = Atomic<Bool>(false)
@@ -93,12 +99,8 @@ final class AudioRing: Sendable {
     func append(_ samples: [Float], itemTime: Double, itemPerFrame: Double) {
         guard !samples.isEmpty else { return }
         let position = end.load(ordering: .relaxed)
-        let frames = samples.count / channelCount
-        precondition(position + frames - taken.load(ordering: .acquiring) <= capacity, "the sound ring is full")
-        store(samples, at: position)
-        labels.add(ItemTimeRun(start: position, itemTime: itemTime, itemPerFrame: itemPerFrame))
-        ended.store(false, ordering: .releasing)
-        end.store(position + frames, ordering: .releasing)
+        precondition(hasRoom(for: samples.count / channelCount), "the sound ring is full")
+        queue(samples, at: position, itemTime: itemTime, itemPerFrame: itemPerFrame)
     }
 
     /// The item time the queued frame at `position` plays at; nil when it is not queued.
@@ -113,26 +115,25 @@ final class AudioRing: Sendable {
     /// frame `position` already, fewer than `fade` frames are queued from it, or the new frames
     /// do not fit.
     func splice(_ samples: [Float], at position: Int, itemTime: Double, itemPerFrame: Double, fade: Int) -> Bool {
-        let queuedEnd = end.load(ordering: .relaxed)
-        let added = samples.count / channelCount
-        guard position >= next, position + fade <= queuedEnd, samples.count >= fade * channelCount,
-              position + added - taken.load(ordering: .acquiring) <= capacity else { return false }
+        guard position >= next, position + fade <= end.load(ordering: .relaxed), samples.count >= fade * channelCount,
+              hasRoom(for: samples.count / channelCount) else { return false }
         var mixed = samples
         let faded = [Float](unsafeUninitializedCapacity: fade * channelCount) { buffer, count in
-            copy(fade, from: position, to: buffer.baseAddress!)
+            forEachRun(from: position, count: fade) { run, at, length in
+                copy(length, of: run, from: at, to: buffer.baseAddress! + (at - position) * channelCount)
+            }
             count = fade * channelCount
         }
         Self.crossfade(from: faded, into: &mixed, frames: fade, channels: channelCount)
-        // The device claims its frames before it copies them and looks for a splice after; the
-        // feed says where it splices before it looks at what the device claimed. One of the two
-        // sees the other: a splice never replaces a frame the device is copying.
+        // The new frames are stored first, after everything else, where no label points yet.
+        // Then the device claims its frames before it copies them and looks for a splice after;
+        // the feed says where it splices before it looks at what the device claimed. One of the
+        // two sees the other: a splice never replaces a frame the device is copying.
+        let storage = store(mixed)
         spliceFence.store(position, ordering: .sequentiallyConsistent)
         defer { spliceFence.store(.max, ordering: .sequentiallyConsistent) }
         guard taken.load(ordering: .sequentiallyConsistent) <= position else { return false }
-        store(mixed, at: position)
-        labels.add(ItemTimeRun(start: position, itemTime: itemTime, itemPerFrame: itemPerFrame))
-        ended.store(false, ordering: .releasing)
-        end.store(position + added, ordering: .releasing)
+        publish(mixed.count / channelCount, at: position, stored: storage, itemTime: itemTime, itemPerFrame: itemPerFrame)
         return true
     }
 
@@ -149,10 +150,7 @@ final class AudioRing: Sendable {
     func markEnded() { ended.store(true, ordering: .releasing) }
 
     /// True when fewer than `frames` frames are queued and `block` more fit.
-    func wantsFrames(below frames: Int, block: Int) -> Bool {
-        let queuedEnd = end.load(ordering: .relaxed)
-        return queuedEnd - next < frames && queuedEnd + block - taken.load(ordering: .relaxed) <= capacity
-    }
+    func wantsFrames(below frames: Int, block: Int) -> Bool { queuedFrames < frames && hasRoom(for: block) }
 
     /// Sleeps until the device has taken enough that fewer than `frames` frames are queued
     /// (with room for `block` more), or `wakeFeed()` is called; `frames` 0 waits for the
@@ -178,13 +176,46 @@ final class AudioRing: Sendable {
         }
     }
 
-    /// Stores interleaved `samples` from frame `position` on.
-    private func store(_ samples: [Float], at position: Int) {
-        samples.withUnsafeBufferPointer { self.samples.store($0, at: (position % capacity) * channelCount) }
+    /// True when `frames` more frames fit in the storage beside those the device has not passed.
+    private func hasRoom(for frames: Int) -> Bool {
+        stored.load(ordering: .relaxed) + frames - storageTaken.load(ordering: .acquiring) <= capacity
     }
 
-    /// Copies `count` stored frames from `position` on into `output`, interleaved.
-    func copy(_ count: Int, from position: Int, to output: UnsafeMutablePointer<Float>) {
-        samples.load(UnsafeMutableBufferPointer(start: output, count: count * channelCount), from: (position % capacity) * channelCount)
+    /// Stores interleaved `samples` after everything stored; returns the storage frame of the first.
+    private func store(_ samples: [Float]) -> Int {
+        let storage = stored.load(ordering: .relaxed)
+        samples.withUnsafeBufferPointer { self.samples.store($0, at: (storage % capacity) * channelCount) }
+        return storage
+    }
+
+    /// Stores and queues interleaved `samples` from `position` on.
+    private func queue(_ samples: [Float], at position: Int, itemTime: Double, itemPerFrame: Double) {
+        publish(samples.count / channelCount, at: position, stored: store(samples), itemTime: itemTime, itemPerFrame: itemPerFrame)
+    }
+
+    /// Queues `frames` frames stored from storage frame `storage` on, from `position` on: their
+    /// label first, then the end the device reads up to.
+    private func publish(_ frames: Int, at position: Int, stored storage: Int, itemTime: Double, itemPerFrame: Double) {
+        labels.add(ItemTimeRun(start: position, itemTime: itemTime, itemPerFrame: itemPerFrame), stored: storage)
+        stored.store(storage + frames, ordering: .relaxed)
+        ended.store(false, ordering: .releasing)
+        end.store(position + frames, ordering: .releasing)
+    }
+
+    /// Calls `body` with each run of the `count` queued frames from `position` on: the run,
+    /// the position where this part of it starts, and how many frames it has.
+    func forEachRun(from position: Int, count: Int, _ body: (RunLabels.Run, Int, Int) -> Void) {
+        var done = 0
+        while done < count, let run = labels.run(at: position + done) {
+            let length = min(count - done, run.end - (position + done))
+            body(run, position + done, length)
+            done += length
+        }
+    }
+
+    /// Copies `count` frames of `run` from `position` on into `output`, interleaved.
+    func copy(_ count: Int, of run: RunLabels.Run, from position: Int, to output: UnsafeMutablePointer<Float>) {
+        samples.load(UnsafeMutableBufferPointer(start: output, count: count * channelCount),
+                     from: (run.storageFrame(of: position) % capacity) * channelCount)
     }
 }
