@@ -49,7 +49,7 @@ public final class CaptureCommandFIFO: Sendable {
     private let descriptor: Int32
     private let madeThePipe: Bool
     private let stopping = Atomic<Bool>(false)
-    private let reader = PipelineWorker("slomo-commands", scope: LiveObjects.currentScope)
+    private let reader = PipelineWorker("slomo-commands")
     /// The newest frame the session delivered, for stills.
     private let latest = NewestFrame()
     private let frames: FrameOutput

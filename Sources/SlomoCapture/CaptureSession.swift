@@ -50,6 +50,15 @@ public final class CaptureSession: Sendable {
         var frameRateMeter = FrameRateMeter()
         /// The cameras held while the session runs (given back when it stops).
         var heldCameras: [CameraControls] = []
+        /// Callers of `record(until:)` waiting for the session to finish.
+        var finishWaiters: [CheckedContinuation<Void, Never>] = []
+
+        /// Marks the session finished; returns the waiters to resume (outside the lock).
+        mutating func markFinished() -> [CheckedContinuation<Void, Never>] {
+            state = .finished
+            defer { finishWaiters = [] }
+            return finishWaiters
+        }
     }
 
     let shared = Guarded(Shared())
@@ -157,37 +166,38 @@ public final class CaptureSession: Sendable {
             }
             held.append(camera)
         }
-        var prepared: [MovieFileOutput] = []
+        // Each movie's writer thread starts as soon as its file is ready, and owns it from then.
+        var writers: [PipelineWorker] = []
         for output in configuration.movieOutputs {
+            output.onStop { [weak self] reason in self?.stop(reason) }
+            let writer: RecordingWriter
             do {
-                try output.prepare(sources: opened, sessionTags: cameraTags)
+                writer = try output.prepare(sources: opened, sessionTags: cameraTags)
             } catch {
-                for done in prepared { done.close(); done.runWriter() }
+                for (done, worker) in zip(configuration.movieOutputs, writers) {
+                    done.close()
+                    worker.join()
+                }
                 for camera in held { try? camera.hold(false) }
                 throw error
             }
-            output.onStop = { [weak self] reason in self?.stop(reason) }
-            prepared.append(output)
+            writers.append(PipelineWorker("slomo-writer") { writer.run() })
         }
         let wiring = Wiring(configuration: configuration, sources: opened, clock: SessionClock())
-        let scope = LiveObjects.currentScope
-        let outputLoops: [(name: String, body: @Sendable () -> Void)] =
-            configuration.movieOutputs.map { output in ("slomo-writer", { output.runWriter() }) }
-            + configuration.frameOutputs.map { output in ("slomo-frames", { output.runDelivery() }) }
-        let writers = outputLoops.map { PipelineWorker($0.name, scope: scope) }
-        let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)", scope: scope) }
+        let deliveries = configuration.frameOutputs.map { _ in PipelineWorker("slomo-frames") }
+        let readers = opened.map { PipelineWorker("slomo-reader-\($0.index)") }
         shared.withLock {
             $0.wiring = wiring
             $0.clock = wiring.clock
             $0.firstVideoInput = opened.first(where: { !$0.isAudio })?.index
             $0.readers = readers
-            $0.writers = writers
+            $0.writers = writers + deliveries
             $0.grantedRates = opened.map { $0.isAudio ? nil : $0.frameRate }
             $0.received = Array(repeating: 0, count: opened.count)
             $0.heldCameras = held
             $0.state = .running
         }
-        for (worker, loop) in zip(writers, outputLoops) { worker.start(loop.body) }
+        for (worker, output) in zip(deliveries, configuration.frameOutputs) { worker.start { output.runDelivery() } }
         for (worker, source) in zip(readers, opened) {
             source.handOn()
             worker.start { self.read(source, wiring) }
@@ -216,29 +226,28 @@ public final class CaptureSession: Sendable {
     public func stopRunning() { stop(.stopped) }
 
     func stop(_ why: CaptureStopReason) {
-        let wiring: Wiring? = shared.withLock { shared in
-            guard shared.state == .running else {
-                if shared.state == .configuring { shared.state = .finished }
-                return nil
-            }
+        let (wiring, waiters): (Wiring?, [CheckedContinuation<Void, Never>]) = shared.withLock { shared in
+            guard shared.state == .running else { return (nil, shared.state == .configuring ? shared.markFinished() : []) }
             shared.state = .stopping
             shared.reason = why
-            return shared.wiring
+            return (shared.wiring, [])
         }
+        for waiter in waiters { waiter.resume() }
         guard let wiring else { return }
         for camera in shared.withLock({ shared in defer { shared.heldCameras = [] }; return shared.heldCameras }) {
             try? camera.hold(false)
         }
         for source in wiring.sources { source.interrupt.raise() }
         for output in wiring.movieOutputs { output.noteStop(why) }
-        _ = PipelineWorker("slomo-stop", scope: LiveObjects.currentScope) {
+        _ = PipelineWorker("slomo-stop") {
             self.closeOutputs()
-            self.shared.withLock {
-                $0.wiring = nil
-                $0.readers = []
-                $0.writers = []
-                $0.state = .finished
+            let waiters = self.shared.withLock { shared in
+                shared.wiring = nil
+                shared.readers = []
+                shared.writers = []
+                return shared.markFinished()
             }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
@@ -250,32 +259,6 @@ public final class CaptureSession: Sendable {
         for output in wiring.movieOutputs { output.close() }
         for output in wiring.frameOutputs { output.close() }
         for writer in writers { writer.join() }
-    }
-
-    /// Waits until the session has stopped and its files are finished; false on timeout.
-    @discardableResult
-    public func waitUntilFinished(timeout: Double? = nil) -> Bool {
-        let finished: @Sendable (Shared) -> Bool = { $0.state == .finished }
-        guard let timeout else { return shared.wait(until: finished) { _ in true } }
-        return shared.wait(until: finished, deadline: Date(timeIntervalSinceNow: timeout))
-    }
-
-    /// Starts the session (when not running yet), waits until `output` has finished its
-    /// recording (a limit, `stopRunning()`, a lost source), and returns its result.
-    public func record(until output: MovieFileOutput) async throws(CaptureError) -> RecordingResult {
-        if currentState == .configuring {
-            if !shared.read({ $0.configuration.movieOutputs.contains { $0 === output } }) { try add(output) }
-            try startRunning()
-        }
-        let session = self
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _ = PipelineWorker("slomo-wait", scope: nil) {
-                session.waitUntilFinished()
-                continuation.resume()
-            }
-        }
-        guard let result = output.result else { throw CaptureError(.internalError, "the recording did not finish") }
-        return result
     }
 
     /// A snapshot of what the session is doing, for live status.

@@ -52,15 +52,6 @@ extension MovieFileOutput {
         if let refusal { throw refusal }
     }
 
-    /// Writes the tags into the header on disk when some were added since the last time
-    /// (writer thread, between fragments or after the trailer).
-    func writeAddedTags(to muxer: Muxer) throws {
-        let (current, version) = shared.withLock { ($0.tags, $0.tagsVersion) }
-        guard version != writer.tagsVersionOnDisk else { return }
-        try muxer.rewriteHeaderMetadata(current, options: Self.headerOptions)
-        writer.tagsVersionOnDisk = version
-    }
-
     /// A generous estimate of the bytes tags take in the header: an `mdta` key entry and an
     /// `ilst` item with its `data` box for each.
     static func tagBytes(_ tags: [String: String]) -> Int {

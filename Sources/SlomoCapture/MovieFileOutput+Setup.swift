@@ -5,12 +5,10 @@ import SlomoMedia
 
 extension MovieFileOutput {
     /// Checks the settings and the target, creates the file and its tracks, writes the header
-    /// (session thread, before capture starts). `sessionTags` are tags the session adds (the
-    /// cameras' controls); the settings' own tags win over them.
-    func prepare(sources: [CaptureSource], sessionTags: [String: String] = [:]) throws(CaptureError) {
-        // The file and tracks are this thread's while it sets them up, then the writer's.
-        writerOwnership.claim()
-        defer { writerOwnership.release() }
+    /// (session thread, before capture starts), and returns the writer that owns them, for the
+    /// writer thread to run. `sessionTags` are tags the session adds (the cameras' controls);
+    /// the settings' own tags win over them.
+    func prepare(sources: [CaptureSource], sessionTags: [String: String] = [:]) throws(CaptureError) -> sending RecordingWriter {
         try checkSettings()
         let audioCodec = settings.audioCodec ?? Self.defaultAudioCodec(for: settings.path)
         if audioCodec == .pcm && !Self.isQuickTime(settings.path) && sources.contains(where: { $0.isAudio && $0.isRaw }) {
@@ -22,10 +20,11 @@ extension MovieFileOutput {
             throw CaptureError(.outputProblem, writing: error)
         }
         var queueCapacity = 0
+        var tracks: [Int: RecordingTrack] = [:]
         do {
             for source in sources {
                 let (track, capacity) = try makeTrack(for: source, audioCodec: audioCodec, muxer: muxer)
-                writer.tracks[source.index] = track
+                tracks[source.index] = track
                 queueCapacity += capacity
             }
             let tags = Self.initialTags(from: settings.metadata.merging(sessionTags) { own, _ in own })
@@ -44,7 +43,6 @@ extension MovieFileOutput {
             if let error = error as? CaptureError { throw error }
             throw CaptureError(.outputProblem, "\(settings.path): cannot start the recording (\(error))")
         }
-        writer.muxer = muxer
         // The count bound comes from the inputs; the bytes bound holds for all of them together,
         // so raw frames cannot spread into the room counted for another input's packets.
         let queue = PipelineQueue<CapturedSample>(capacity: queueCapacity, whenFull: .dropNewest,
@@ -56,9 +54,12 @@ extension MovieFileOutput {
         if let minimum = limits.minimumFreeSpace, let free = try? FileSystem.freeSpace(near: settings.path),
            limits.reached(by: RecordingLimits.Measurement(freeSpace: free)) == .minimumFreeSpace {
             shared.withLock { $0.stopReason = .minimumFreeSpace }
+            muxer.abandon()
+            try? FileSystem.removeFile(at: settings.path)
             throw CaptureError(.noDiskSpace, SettingIssue(.minimumFreeSpace, nil, "only \(Self.megabytes(free)) free, less than the "
                                                          + "{minimumFreeSpace} of \(Self.megabytes(minimum))", subject: settings.path))
         }
+        return RecordingWriter(output: self, queue: queue, muxer: muxer, tracks: tracks)
     }
 
     /// The track that records `source`, and how many of its samples the queue holds: raw

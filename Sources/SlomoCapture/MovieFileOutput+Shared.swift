@@ -27,6 +27,8 @@ extension MovieFileOutput {
         /// Between the capture threads and the writer: made by `prepare`, once the inputs are
         /// known; pushed to by the capture threads, emptied by the writer.
         var queue: PipelineQueue<CapturedSample>?
+        /// Told (once) when a limit or an error ends the recording from the output's side.
+        var onStop: (@Sendable (CaptureStopReason) -> Void)?
 
         var isFinished: Bool { finalResult != nil }
 

@@ -15,47 +15,15 @@ import SlomoMedia
 /// A bounded queue sits between the capture threads and the writer thread: the capture side
 /// never blocks, and every frame that does not fit is counted as dropped.
 ///
-/// One of the `@unchecked Sendable` types that docs/architecture.md lists, checked at run time:
-/// what every thread shares is in `shared`'s lock, but the file and its tracks (C state) belong
-/// to one thread at a time, `prepare`'s while it sets them up and then the writer's, which
-/// claims them (`ThreadOwnership`); every use of them checks. `onStop` is set by the session
-/// before any thread runs.
-public final class MovieFileOutput: @unchecked Sendable {
+/// The output is `Sendable` as the compiler checks it: what the capture threads, the writer
+/// thread and callers share is in `shared`'s lock, and the file and its tracks belong to the
+/// `RecordingWriter` that `prepare` hands to the writer thread.
+public final class MovieFileOutput: Sendable {
     public let settings: Settings
     let limits: RecordingLimits
-    /// Counters, time line, limits reached, tags, result and the queue: shared by every thread.
+    /// Counters, time line, limits reached, tags, result, the queue and who to tell when the
+    /// recording stops: shared by every thread.
     let shared = Guarded(Shared())
-    /// Called (once) when a limit or an error ends the recording from the writer's side.
-    var onStop: (@Sendable (CaptureStopReason) -> Void)?
-
-    /// Which thread may use the writer's state: none until `prepare` claims it.
-    let writerOwnership = ThreadOwnership(owned: false)
-    private var writerState = Writer()
-
-    /// What the writer keeps (set up by `prepare` before capture starts): the file, its tracks,
-    /// the tags last written, where the fragment being written starts, and its bytes and
-    /// samples still held in memory.
-    struct Writer {
-        var muxer: Muxer?
-        var tracks: [Int: RecordingTrack] = [:]
-        var tagsVersionOnDisk = 0
-        var fragmentStart: Int64 = 0
-        var pendingBytes: Int64 = 0
-        var pendingSamples: Int64 = 0
-        var freeSpace = FreeSpaceProbe()
-    }
-
-    /// The writer's state, on the thread that owns it only.
-    var writer: Writer {
-        get {
-            writerOwnership.check("\(settings.path)'s file and tracks")
-            return writerState
-        }
-        _modify {
-            writerOwnership.check("\(settings.path)'s file and tracks")
-            yield &writerState
-        }
-    }
 
     public convenience init(_ path: String, fragmentInterval: MediaTime = .seconds(2), maxDuration: MediaTime? = nil,
                             maxSize: Int64? = nil, minFreeSpace: Int64? = 64 << 20) {
@@ -106,7 +74,7 @@ public final class MovieFileOutput: @unchecked Sendable {
     /// Offers a sample. Returns false when the recording is over (a limit was reached).
     @discardableResult
     func offer(_ sample: sending CapturedSample, isAudio: Bool) -> Bool {
-        var limitReached = false
+        var tell: (@Sendable (CaptureStopReason) -> Void)?
         let accepted: Bool = shared.withLock(moving: sample) { shared, sample in
             if shared.stopReason != nil { return false }
             // With video, the recording starts at its first frame: sound before it is left out,
@@ -123,7 +91,7 @@ public final class MovieFileOutput: @unchecked Sendable {
                 let secondEarlier = RecordingLimits.Measurement(recordedTime: offset - 1_000_000_000)
                 if isAudio && shared.hasVideo && limits.reached(by: secondEarlier) == nil { return true }
                 shared.stopReason = .maximumDuration
-                limitReached = true
+                tell = shared.onStop
                 return false
             }
             shared.count(audio: isAudio) { $0.received += 1 }
@@ -136,12 +104,18 @@ public final class MovieFileOutput: @unchecked Sendable {
             shared.count(audio: isAudio) { $0.queued += 1 }
             return true
         }
-        if limitReached { onStop?(.maximumDuration) }
+        tell?(.maximumDuration)
         return accepted
     }
 
     /// No more samples come: the writer drains the queue and finishes the file.
     func close() { shared.read(\.queue)?.finish() }
+
+    /// Calls `handler` (once) when a limit or an error ends the recording from the output's
+    /// side: the session stops then (set before it starts, called on a capture or writer thread).
+    func onStop(_ handler: @escaping @Sendable (CaptureStopReason) -> Void) {
+        shared.withLock { $0.onStop = handler }
+    }
 
     /// Marks the recording as stopped for `reason` from outside (the session).
     func noteStop(_ reason: CaptureStopReason) {

@@ -8,7 +8,7 @@ import Synchronization
 ///
 /// ```swift
 /// let pair = Handoff((try a.clone(), try b.clone()))
-/// let worker = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) {
+/// let worker = PipelineWorker("slomo flow") {
 ///     let (a, b) = pair.take()    // disconnected here: the worker may move them on
 ///     …
 /// }

@@ -1,33 +1,41 @@
 import Synchronization
 
-/// Counts the packets and frames that slomo's wrappers have allocated and not yet freed, so
-/// that tests can prove every `AVPacket` and `AVFrame` is freed exactly once.
+/// Counts objects that have been allocated and not yet freed, by kind, so that tests can prove
+/// every one is freed exactly once (SlomoMedia counts its packets and frames, each kind next to
+/// the type it counts: `LiveObjects.Kind.packet`, `.frame`).
 ///
 /// Counts are kept for the whole process and, inside `tracking(_:)`, for the work done in
 /// that scope only (so that parallel tests do not see each other's objects). A thread started
-/// inside a scope joins it explicitly: it takes `currentScope` when created and runs its body
-/// in `within(_:_:)`, so a pipeline's frames count where its session was started.
+/// inside a scope joins it: a `PipelineWorker` takes `currentScope` when it is made and runs
+/// its body in `within(_:_:)`, so a pipeline's objects count where its session was started.
 public enum LiveObjects {
-    /// A pair of live counters.
-    public final class Counters: Sendable {
-        fileprivate let packetCount = Atomic<Int>(0)
-        fileprivate let frameCount = Atomic<Int>(0)
-        fileprivate let packetTotal = Atomic<Int>(0)
-        fileprivate let frameTotal = Atomic<Int>(0)
+    /// A kind of object counted: one of `Counters.kinds` slots, named where the objects are
+    /// defined (as swift-system's `Errno` constants are named by the code that knows them).
+    public struct Kind: Hashable, Sendable {
+        let slot: Int
 
-        fileprivate func change(packet: Bool, by delta: Int) {
-            if packet { packetCount.add(delta, ordering: .relaxed) } else { frameCount.add(delta, ordering: .relaxed) }
-            guard delta > 0 else { return }
-            if packet { packetTotal.add(delta, ordering: .relaxed) } else { frameTotal.add(delta, ordering: .relaxed) }
+        package init(slot: Int) {
+            precondition((0..<Counters.kinds).contains(slot), "LiveObjects has \(Counters.kinds) kinds of object")
+            self.slot = slot
+        }
+    }
+
+    /// Live and allocated counts of every kind.
+    public final class Counters: Sendable {
+        /// How many kinds of object can be counted.
+        public static let kinds = 4
+        private let live: InlineArray<4, Atomic<Int>> = InlineArray { _ in Atomic(0) }
+        private let total: InlineArray<4, Atomic<Int>> = InlineArray { _ in Atomic(0) }
+
+        fileprivate func change(_ kind: Kind, by delta: Int) {
+            live[kind.slot].add(delta, ordering: .relaxed)
+            if delta > 0 { total[kind.slot].add(delta, ordering: .relaxed) }
         }
 
-        /// Packets allocated and not yet freed.
-        public var packets: Int { packetCount.load(ordering: .relaxed) }
-        /// Frames allocated and not yet freed.
-        public var frames: Int { frameCount.load(ordering: .relaxed) }
-        /// Packets and frames allocated in all (freed or not): proof that the work was counted.
-        public var allocatedPackets: Int { packetTotal.load(ordering: .relaxed) }
-        public var allocatedFrames: Int { frameTotal.load(ordering: .relaxed) }
+        /// Objects of `kind` allocated and not yet freed.
+        public func live(_ kind: Kind) -> Int { live[kind.slot].load(ordering: .relaxed) }
+        /// Objects of `kind` allocated in all (freed or not): proof that the work was counted.
+        public func allocated(_ kind: Kind) -> Int { total[kind.slot].load(ordering: .relaxed) }
     }
 
     /// The counters of the whole process.
@@ -43,7 +51,7 @@ public enum LiveObjects {
         return counters
     }
 
-    /// The scope the calling code runs in, for a thread it starts to join (`within`).
+    /// The scope the calling code runs in, which a thread it starts joins (`within`).
     public static var currentScope: Counters? { scope }
 
     /// Runs `body` counting into `counters` (a scope taken with `currentScope` on the thread
@@ -52,17 +60,17 @@ public enum LiveObjects {
         try $scope.withValue(counters) { try body() }
     }
 
-    /// Counts one allocation; returns the scope counters to hand back to `freed`.
-    package static func allocated(packet: Bool) -> Counters? {
+    /// Counts one allocation of `kind`; returns the scope counters to hand back to `freed`.
+    package static func allocated(_ kind: Kind) -> Counters? {
         let scoped = scope
-        process.change(packet: packet, by: 1)
-        scoped?.change(packet: packet, by: 1)
+        process.change(kind, by: 1)
+        scoped?.change(kind, by: 1)
         return scoped
     }
 
-    /// Counts one release in the process and in the scope that allocated the object.
-    package static func freed(packet: Bool, scope scoped: Counters?) {
-        process.change(packet: packet, by: -1)
-        scoped?.change(packet: packet, by: -1)
+    /// Counts one release of `kind` in the process and in the scope that allocated the object.
+    package static func freed(_ kind: Kind, scope scoped: Counters?) {
+        process.change(kind, by: -1)
+        scoped?.change(kind, by: -1)
     }
 }

@@ -3,8 +3,8 @@ import Synchronization
 
 /// A pipeline stage on a thread of its own: runs one body once, remembers how it ended, and
 /// can be joined (or left to run, for a stage that ends on its own). The packets and frames it
-/// makes count in the `LiveObjects` scope it is given, normally the scope of the code that
-/// starts the work (`LiveObjects.currentScope` there).
+/// makes count in the `LiveObjects` scope of the code that makes it (`LiveObjects.currentScope`
+/// there, unless it is given another).
 ///
 /// The body is `sending`: whatever it captures, the starting thread gives up, and the compiler
 /// checks that it touches none of it afterwards (a value it keeps using must be `Sendable`).
@@ -21,14 +21,16 @@ public final class PipelineWorker: Sendable {
     /// Set by the thread before it signals `done`, read after.
     private let failure = Mutex<(any Error)?>(nil)
 
-    /// A worker named `name`, counting in `scope`, that has not started yet.
-    public init(_ name: String, scope: LiveObjects.Counters?) {
+    /// A worker named `name`, counting in `scope` (by default the caller's), that has not
+    /// started yet.
+    public init(_ name: String, scope: LiveObjects.Counters? = LiveObjects.currentScope) {
         self.name = name
         self.scope = scope
     }
 
-    /// Starts `body` on a new thread named `name`, counting in `scope`.
-    public convenience init(_ name: String, scope: LiveObjects.Counters?, body: sending @escaping () throws -> Void) {
+    /// Starts `body` on a new thread named `name`, counting in `scope` (by default the caller's).
+    public convenience init(_ name: String, scope: LiveObjects.Counters? = LiveObjects.currentScope,
+                            body: sending @escaping () throws -> Void) {
         self.init(name, scope: scope)
         start(body)
     }

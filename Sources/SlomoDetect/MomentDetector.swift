@@ -26,7 +26,7 @@ public struct MomentDetector: Sendable {
     public func analyse(path: String, interrupt: @escaping @Sendable () throws -> Void = {}) throws -> MomentAnalysis {
         let file = try MediaFile(path: path)
         let sound = Guarded<SoundAnalysis?>(nil)
-        let listener = PipelineWorker("slomo detect sound", scope: LiveObjects.currentScope) {
+        let listener = PipelineWorker("slomo detect sound") {
             let analysis = try SoundAnalysis(of: file, interrupt: interrupt)
             sound.withLock { $0 = analysis }
         }

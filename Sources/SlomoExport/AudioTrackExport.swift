@@ -37,7 +37,7 @@ final class AudioTrackExport: Sendable {
     /// Rendered blocks waiting for the encoder, and the thread rendering them (started by the
     /// first `nextPacket()`).
     private let blocks = PipelineQueue<AudioBuffer>(capacity: 8)
-    private let renderer = PipelineWorker("slomo audio render", scope: LiveObjects.currentScope)
+    private let renderer = PipelineWorker("slomo audio render")
 
     /// What encoding the rendered blocks keeps.
     private struct Encoding {

@@ -105,10 +105,8 @@ struct ConstantFrameRateExport {
             width: picture.width, height: picture.height, pixelFormat: encoding.pixelFormat.name))
         let packets = PipelineQueue<Packet>(capacity: 64)
         let queues: [@Sendable (Error) -> Void] = [sourceFrames.fail, rendered.fail, packets.fail]
-        // The stages' packets and frames count where the export runs (leak tests).
-        let scope = LiveObjects.currentScope
         func stage(_ name: String, _ body: sending @escaping () throws -> Void) -> PipelineWorker {
-            PipelineWorker("slomo \(name)", scope: scope) {
+            PipelineWorker("slomo \(name)") {
                 do { try body() } catch {
                     for fail in queues { fail(error) }
                     throw error

@@ -61,10 +61,9 @@ struct InterleavedWriter {
     func write(video nextVideo: () throws -> Packet?, videoStream: Int, audio tracks: [any EncodedAudioTrack],
                progress report: (ExportProgress) -> Void) throws -> Int {
         let queues = tracks.map { _ in PipelineQueue<Packet>(capacity: 128) }
-        let scope = LiveObjects.currentScope
         let threads = zip(tracks, queues).enumerated().map { index, pair in
             let (track, queue) = pair
-            return PipelineWorker("slomo audio \(index)", scope: scope) {
+            return PipelineWorker("slomo audio \(index)") {
                 do {
                     while let packet = try track.nextPacket() { try queue.push(packet) }
                     queue.finish()

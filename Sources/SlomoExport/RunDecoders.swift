@@ -45,10 +45,10 @@ final class RunDecoders {
         let decoder: Guarded<Decoder?>
         let worker: PipelineWorker
 
-        init(decoder: sending Decoder, pictures capacity: Int, scope: LiveObjects.Counters?) {
+        init(decoder: sending Decoder, pictures capacity: Int) {
             self.decoder = Guarded(decoder)
             pictures = PipelineQueue<Output>(capacity: capacity)
-            worker = PipelineWorker("slomo decode run", scope: scope)
+            worker = PipelineWorker("slomo decode run")
         }
     }
 
@@ -89,17 +89,16 @@ final class RunDecoders {
         let (width, height, pixelFormat) = (stream.video?.width ?? 0, stream.video?.height ?? 0, stream.video?.pixelFormat ?? "")
         let capacity = Self.aheadPictures.capacity(width: width, height: height, pixelFormat: pixelFormat)
         let count = count ?? Self.laneCount(width: width, height: height, pixelFormat: pixelFormat)
-        let scope = LiveObjects.currentScope
         var intraOnly = false
         let lanes = try (0..<max(1, count)).map { _ in
             let decoder = try Decoder(demuxer: demuxer, stream: index, threads: threads)
             intraOnly = decoder.isIntraOnly
             // A decoder copies its stream's parameters and keeps no reference to the demuxer.
-            return Lane(decoder: disconnected(consume decoder), pictures: capacity, scope: scope)
+            return Lane(decoder: disconnected(consume decoder), pictures: capacity)
         }
         self.lanes = lanes
         isIntraOnly = intraOnly
-        merger = PipelineWorker("slomo decode merge", scope: scope)
+        merger = PipelineWorker("slomo decode merge")
         for lane in lanes {
             lane.worker.start { try RunDecoders.decode(in: lane, origin: origin, statistics: statistics) }
         }

@@ -326,7 +326,7 @@ private final class FlowEngine {
         let pictures = Handoff(try Self.copies(a, b))
         pair = times
         let interpolator = interpolator
-        estimate = PipelineWorker("slomo flow", scope: LiveObjects.currentScope) {
+        estimate = PipelineWorker("slomo flow") {
             try interpolator.withLock(moving: pictures.take()) { interpolator, pictures throws(FlowInterpolationError) in
                 try interpolator.setPair(pictures.a, pictures.b)
             }

@@ -24,12 +24,12 @@ final class VideoVerification {
         let check: Guarded<DecodeCheck?>
         let thread: PipelineWorker
 
-        init(check: sending DecodeCheck, scope: LiveObjects.Counters?) {
+        init(check: sending DecodeCheck) {
             let check = Guarded<DecodeCheck?>(check)
             self.check = check
             let queue = PipelineQueue<Item>(capacity: 1024, bytes: VideoVerification.queuedBytes, cost: { $0.packet.size })
             self.queue = queue
-            thread = PipelineWorker("slomo verify", scope: scope) {
+            thread = PipelineWorker("slomo verify") {
                 try check.withLock { held in
                     guard let check = held else { return }
                     while let item = try queue.pop() {
@@ -59,7 +59,7 @@ final class VideoVerification {
     init(demuxer: Demuxer, stream index: Int, checkers count: Int = VideoVerification.checkerCount) throws {
         checkers = try (0..<max(1, count)).map { _ in
             // A check's decoder copies its stream's parameters and keeps no reference to the demuxer.
-            Checker(check: disconnected(try DecodeCheck(demuxer: demuxer, stream: index)), scope: LiveObjects.currentScope)
+            Checker(check: disconnected(try DecodeCheck(demuxer: demuxer, stream: index)))
         }
     }
 

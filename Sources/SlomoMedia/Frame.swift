@@ -16,13 +16,13 @@ public final class Frame {
         guard let frame = av_frame_alloc() else { fatalError("av_frame_alloc: out of memory") }
         pointer = frame
         self.timeBase = timeBase
-        allocationScope = LiveObjects.allocated(packet: false)
+        allocationScope = LiveObjects.allocated(.frame)
     }
 
     deinit {
         var frame: UnsafeMutablePointer<AVFrame>? = pointer
         av_frame_free(&frame)
-        LiveObjects.freed(packet: false, scope: allocationScope)
+        LiveObjects.freed(.frame, scope: allocationScope)
     }
 
     /// A new reference to the same picture or samples (no copy of the data: the two share
@@ -79,4 +79,16 @@ public final class Frame {
     public var channelCount: Int { Int(pointer.pointee.ch_layout.nb_channels) }
     /// The sample format, for audio.
     public var sampleFormat: SampleFormat { SampleFormat(AVSampleFormat(pointer.pointee.format)) }
+}
+
+extension LiveObjects.Kind {
+    /// `Frame`s, counted from allocation to `deinit`.
+    public static let frame = LiveObjects.Kind(slot: 1)
+}
+
+extension LiveObjects.Counters {
+    /// Frames allocated and not yet freed.
+    public var frames: Int { live(.frame) }
+    /// Frames allocated in all (freed or not): proof that the work was counted.
+    public var allocatedFrames: Int { allocated(.frame) }
 }

@@ -7,8 +7,8 @@ import Synchronization
 /// thread is safe. It can also carry a deadline, after which it counts as raised.
 public final class InterruptFlag: Sendable {
     private let raised = Atomic<Bool>(false)
-    /// Monotonic nanoseconds after which the flag counts as raised; 0 for none.
-    private let deadline = Atomic<UInt64>(0)
+    /// `MonotonicClock` nanoseconds after which the flag counts as raised; 0 for none.
+    private let deadline = Atomic<Int64>(0)
 
     public init() {}
 
@@ -19,12 +19,12 @@ public final class InterruptFlag: Sendable {
     public var isRaised: Bool {
         if raised.load(ordering: .acquiring) { return true }
         let limit = deadline.load(ordering: .relaxed)
-        return limit != 0 && InterruptFlag.monotonicNanoseconds() >= limit
+        return limit != 0 && MonotonicClock.nanoseconds() >= limit
     }
 
     /// Raises the flag `seconds` from now unless cleared before (nil clears it).
     public func setDeadline(afterSeconds seconds: Double?) {
-        deadline.store(seconds.map { InterruptFlag.monotonicNanoseconds() + UInt64(max(0, $0) * 1e9) } ?? 0,
+        deadline.store(seconds.map { MonotonicClock.nanoseconds() + Int64(max(0, $0) * 1e9) } ?? 0,
                        ordering: .relaxed)
     }
 
@@ -34,11 +34,5 @@ public final class InterruptFlag: Sendable {
             guard let opaque else { return 0 }
             return Unmanaged<InterruptFlag>.fromOpaque(opaque).takeUnretainedValue().isRaised ? 1 : 0
         }, opaque: Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }

@@ -18,7 +18,7 @@ public final class Packet {
         guard let packet = av_packet_alloc() else { fatalError("av_packet_alloc: out of memory") }
         pointer = packet
         self.timeBase = timeBase
-        allocationScope = LiveObjects.allocated(packet: true)
+        allocationScope = LiveObjects.allocated(.packet)
     }
 
     /// A new reference to the same payload (no copy of the bytes: the two share a
@@ -33,7 +33,7 @@ public final class Packet {
     deinit {
         var packet: UnsafeMutablePointer<AVPacket>? = pointer
         av_packet_free(&packet)
-        LiveObjects.freed(packet: true, scope: allocationScope)
+        LiveObjects.freed(.packet, scope: allocationScope)
     }
 
     /// Index of the stream in its container.
@@ -87,4 +87,16 @@ public final class Packet {
     }
 
     static func optional(_ value: Int64) -> Int64? { value == slomo_nopts_value() ? nil : value }
+}
+
+extension LiveObjects.Kind {
+    /// `Packet`s, counted from allocation to `deinit`.
+    public static let packet = LiveObjects.Kind(slot: 0)
+}
+
+extension LiveObjects.Counters {
+    /// Packets allocated and not yet freed.
+    public var packets: Int { live(.packet) }
+    /// Packets allocated in all (freed or not): proof that the work was counted.
+    public var allocatedPackets: Int { allocated(.packet) }
 }

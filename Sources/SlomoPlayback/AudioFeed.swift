@@ -1,4 +1,3 @@
-import Foundation
 import SlomoAudio
 import SlomoConcurrency
 import SlomoCore
@@ -11,7 +10,8 @@ import Synchronization
 /// where playing starts and scaled by the player's rate). A seek starts a new stream at the
 /// target and drops what was queued; a rate, algorithm or pitch change starts one at the device's next
 /// frame and splices it into the queue there, crossfaded, so it is heard as soon as its first
-/// block is rendered, without a click.
+/// block is rendered, without a click. Between blocks the thread sleeps until the device has
+/// taken enough that the ring wants more, or a control changes (`AudioRing.waitForDemand`).
 final class AudioFeed: Sendable {
     /// What to render: the player's rate, algorithm and pitch (semitones).
     struct Settings: Sendable, Equatable {
@@ -37,11 +37,13 @@ final class AudioFeed: Sendable {
     static let lead = 0.080
     /// Crossfade at a change of rate or algorithm.
     static let crossfade = 0.010
+    /// Frames rendered at a time.
+    static let block = 512
 
     let ring: AudioRing
     private let item: PlayerItem
     private let control = Mutex(Control())
-    private let worker = PipelineWorker("slomo audio feed", scope: LiveObjects.currentScope)
+    private let worker = PipelineWorker("slomo audio feed")
     /// Where damage the decoders meet is said.
     private let damage: DamageNotices
 
@@ -58,7 +60,10 @@ final class AudioFeed: Sendable {
     var failure: Error? { control.withLock { $0.failure } }
 
     /// Plays from `time` on: drops what is queued.
-    func seek(to time: MediaTime, settings: Settings) { control.withLock { $0.pending = .seek(time, settings) } }
+    func seek(to time: MediaTime, settings: Settings) {
+        control.withLock { $0.pending = .seek(time, settings) }
+        ring.wakeFeed()
+    }
 
     /// Changes rate, algorithm or pitch as soon as the new stream's first block is rendered.
     func change(_ settings: Settings) {
@@ -67,15 +72,18 @@ final class AudioFeed: Sendable {
                 control.pending = .change(settings)
             }
         }
+        ring.wakeFeed()
     }
 
     /// Stops the thread and waits for it.
     func stop() {
         control.withLock { $0.stopped = true }
+        ring.wakeFeed()
         worker.join()
     }
 
     private func run() {
+        let lead = Int(Self.lead * Double(ring.sampleRate))
         var stream: Stream?
         while true {
             let (request, stopped) = control.withLock { control in
@@ -93,11 +101,13 @@ final class AudioFeed: Sendable {
                 case nil:
                     break
                 }
-                guard let current = stream, ring.queuedFrames < Int(Self.lead * Double(ring.sampleRate)) else {
-                    usleep(3000)
+                guard let current = stream, ring.wantsFrames(below: lead, block: Self.block) else {
+                    // Nothing to render until the device takes frames (none while paused, or
+                    // once the stream has ended) or a control changes.
+                    ring.waitForDemand(below: stream == nil ? 0 : lead, block: Self.block)
                     continue
                 }
-                let more = try current.feed(ring, frames: 512)
+                let more = try current.feed(ring, frames: Self.block)
                 for (source, found) in current.audio.damage { damage.report(found, in: source) }
                 if !more {
                     ring.markEnded()

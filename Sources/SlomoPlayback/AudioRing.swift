@@ -4,54 +4,23 @@ import Synchronization
 /// The rendered audio waiting for the sound device, and the clock it gives: which item time
 /// the device is playing now.
 ///
-/// The feed appends blocks of interleaved samples, each labelled with the item time of its
-/// first frame and how far item time moves per frame (`rate / sampleRate`). The device's
-/// callback takes frames in order and notes, in device frames (every frame handed to the
-/// device, silence included), where each labelled run starts: the anchors. The audible frame
-/// is the last callback's first frame, less the device's latency, plus the time since that
-/// callback; its anchor turns it into item time. When the ring runs dry the device plays
-/// silence and item time holds (an underrun while playing is counted); while paused it plays
-/// silence too, so every frame the device plays passes through here.
+/// The feed adds blocks of interleaved samples, each labelled with the item time of its first
+/// frame and how far item time moves per frame (`rate / sampleRate`: `RunLabels`). The
+/// device's callback takes frames in order and notes, in device frames (every frame handed to
+/// the device, silence included), where each labelled run starts: the anchors
+/// (`DeviceTimeline`). The audible frame is the last callback's first frame, less the device's
+/// latency, plus the time since that callback; its anchor turns it into item time. When the
+/// ring runs dry the device plays silence and item time holds (an underrun while playing is
+/// counted); while paused it plays silence too, so every frame the device plays passes here.
+///
+/// One thread feeds it (the feed), one takes from it (SDL's audio thread), and neither waits
+/// for the other: the frames sit in storage allocated once (`AtomicWords`), and the two sides
+/// meet only in atomic positions, so the callback takes no lock and allocates nothing. Frames
+/// are counted by position: frames queued since the ring was made, less those a splice
+/// replaced. The storage is written in order, spliced frames after the rest, and each label
+/// says where its frames are stored (`RunLabels`), so nothing is written where the device
+/// may be reading.
 final class AudioRing: Sendable {
-    /// A run of frames whose item time moves evenly.
-    struct Anchor {
-        let deviceFrame: Int
-        let itemTime: Double
-        let itemPerFrame: Double
-        func itemTime(at frame: Int) -> Double { itemTime + Double(frame - deviceFrame) * itemPerFrame }
-    }
-
-    private struct Block {
-        var samples: [Float]
-        var offset: Int
-        /// The position (see `queuePositions`) of the block's first frame.
-        let position: Int
-        let itemTime: Double
-        let itemPerFrame: Double
-    }
-
-    private struct State {
-        var blocks: [Block] = []
-        var queuedFrames = 0
-        /// Frames appended since the ring was made (less those a splice replaced): the queue's
-        /// end, as a position; the next frame the device takes is at `appendedFrames − queuedFrames`.
-        var appendedFrames = 0
-        var deviceFrames = 0
-        var anchors: [Anchor] = []
-        /// Device frame at which the last callback's buffer starts, and when it was called.
-        var lastCallbackStart = 0
-        var lastCallbackNanos: UInt64 = 0
-        var underruns = 0
-        /// Enough was queued since the last flush to start playing (`primingFrames`, or the end):
-        /// until then the device plays silence and item time holds, which is no underrun.
-        var primed = false
-        /// The feed has delivered everything: silence now is the end, not an underrun.
-        var ended = false
-        var paused = true
-        /// Item time held while nothing plays (before the first frame, after a flush).
-        var heldTime: Double
-    }
-
     let channelCount: Int
     let sampleRate: Int
     /// Device frames between a callback and the moment its first frame is heard.
@@ -59,81 +28,140 @@ final class AudioRing: Sendable {
     /// Frames queued before playing starts (after opening, a seek or a flush), so that the
     /// first buffers do not run dry while the renderer warms up.
     let primingFrames: Int
-    private let state: Mutex<State>
+    /// Frames the storage holds, queued or not yet passed by the device: two seconds.
+    let capacity: Int
+    /// Frames stored so far (storage frame `f` is at `f % capacity`).
+    let stored = Atomic<Int>(0)
+
+    let samples: AtomicWords
+    let labels = RunLabels(capacity: 1024)
+    let timeline = DeviceTimeline()
+    /// Where the feed sleeps until the device wants more frames or a control changes.
+    let demand = Doorbell()
+
+    // The feed's side.
+    /// The end of what is queued, as a position (released once its frames and label are stored).
+    let end = Atomic<Int>(0)
+    /// A splice in progress replaces the frames from this position on (`Int.max`: none).
+    let spliceFence = Atomic<Int>(.max)
+    /// The last flush: its position (frames before it are dropped) and item time (held until
+    /// new frames play), published together; its version tells the device a new one came.
+    let flushes = SeqLock()
+    let flushPosition = Atomic<Int>(0)
+    let flushTime = Atomic<UInt64>(0)
+    /// The feed has delivered everything: silence now is the end, not an underrun.
+    let ended = Atomic<Bool>(false)
+    /// The device wakes the feed when fewer frames than this are queued.
+    let refillBelow = Atomic<Int>(0)
+
+    // The controls' side.
+    let paused = Atomic<Bool>(true)
+    /// Item time held while nothing plays: set at a pause and a flush (bits of a `Double`).
+    let heldTime: Atomic<UInt64>
+
+    // The device's side.
+    /// The next frame the device takes: what it has claimed for its callbacks so far.
+    let taken = Atomic<Int>(0)
+    /// The storage frame of the next frame the device takes: storage before it is free.
+    let storageTaken = Atomic<Int>(0)
+    /// Enough was queued since the last flush to start playing (`primingFrames`, or the end):
+    /// until then the device plays silence and item time holds, which is no underrun.
+    let primed = Atomic<Bool>(false)
+    /// Item time at the end of the last frame played (bits of a `Double`).
+    let playedTime: Atomic<UInt64>
+    let underrunCount = Atomic<Int>(0)
 
     init(channelCount: Int, sampleRate: Int, latencyFrames: Int, primingFrames: Int, startTime: Double) {
         self.channelCount = channelCount
         self.sampleRate = sampleRate
         self.latencyFrames = latencyFrames
         self.primingFrames = primingFrames
-        state = Mutex(State(heldTime: startTime))
+        capacity = max(2 * sampleRate, 8192)
+        samples = AtomicWords(count: capacity * channelCount)
+        heldTime = Atomic(startTime.bitPattern)
+        playedTime = Atomic(startTime.bitPattern)
+    }
+
+    /// The next frame the device takes: the frames a flush dropped are taken already.
+    private var next: Int {
+        max(taken.load(ordering: .sequentiallyConsistent), flushPosition.load(ordering: .relaxed))
     }
 
     /// Frames waiting for the device.
-    var queuedFrames: Int { state.withLock { $0.queuedFrames } }
-    /// Times the device found the ring empty while playing.
-    var underruns: Int { state.withLock { $0.underruns } }
-    /// Frames handed to the device so far (silence included).
-    var deviceFrames: Int { state.withLock { $0.deviceFrames } }
+    var queuedFrames: Int { end.load(ordering: .relaxed) - next }
 
-    /// Appends interleaved `samples` whose first frame plays at `itemTime`.
+    /// Where the queue stands, as positions: the next frame the device takes, and the end of
+    /// what is queued.
+    func queuePositions() -> (next: Int, end: Int) { (next, end.load(ordering: .relaxed)) }
+
+    /// Appends interleaved `samples` whose first frame plays at `itemTime` (the feed; there must
+    /// be room: `wantsFrames`).
     func append(_ samples: [Float], itemTime: Double, itemPerFrame: Double) {
         guard !samples.isEmpty else { return }
-        state.withLock {
-            $0.blocks.append(Block(samples: samples, offset: 0, position: $0.appendedFrames, itemTime: itemTime,
-                                   itemPerFrame: itemPerFrame))
-            $0.queuedFrames += samples.count / channelCount
-            $0.appendedFrames += samples.count / channelCount
-            $0.ended = false
-        }
-    }
-
-    /// Where the queue stands, as positions (frames appended since the ring was made): the next
-    /// frame the device takes, and the end of what is queued.
-    func queuePositions() -> (next: Int, end: Int) {
-        state.withLock { ($0.appendedFrames - $0.queuedFrames, $0.appendedFrames) }
+        let position = end.load(ordering: .relaxed)
+        precondition(hasRoom(for: samples.count / channelCount), "the sound ring is full")
+        queue(samples, at: position, itemTime: itemTime, itemPerFrame: itemPerFrame)
     }
 
     /// The item time the queued frame at `position` plays at; nil when it is not queued.
     func itemTime(ofQueued position: Int) -> Double? {
-        state.withLock { state in
-            guard let block = state.blocks.last(where: { $0.position + $0.offset <= position }),
-                  position < block.position + block.samples.count / channelCount else { return nil }
-            return block.itemTime + Double(position - block.position) * block.itemPerFrame
-        }
+        guard position >= next, position < end.load(ordering: .relaxed), let run = labels.run(at: position) else { return nil }
+        return run.label.itemTime(at: position)
     }
 
     /// Replaces the queued frames from `position` on by `samples` (interleaved, whose first frame
     /// plays at `itemTime`), fading from the queued frames into them over their first `fade`
     /// frames. Atomic with the device: false, and nothing changed, when the device has taken
-    /// frame `position` already or fewer than `fade` frames are queued from it.
+    /// frame `position` already, fewer than `fade` frames are queued from it, or the new frames
+    /// do not fit.
     func splice(_ samples: [Float], at position: Int, itemTime: Double, itemPerFrame: Double, fade: Int) -> Bool {
-        state.withLock { state in
-            let next = state.appendedFrames - state.queuedFrames
-            guard position >= next, position + fade <= state.appendedFrames, samples.count >= fade * channelCount else { return false }
-            var kept: [Block] = [], replaced: [Float] = []
-            for var block in state.blocks {
-                let frames = block.samples.count / channelCount
-                let cut = max(position - block.position, 0)
-                if cut < frames, replaced.count < fade * channelCount {
-                    replaced += block.samples[(cut * channelCount)..<(min(frames, cut + fade) * channelCount)]
-                }
-                if cut > block.offset {
-                    block.samples.removeSubrange((min(cut, frames) * channelCount)...)
-                    kept.append(block)
-                }
+        guard position >= next, position + fade <= end.load(ordering: .relaxed), samples.count >= fade * channelCount,
+              hasRoom(for: samples.count / channelCount) else { return false }
+        var mixed = samples
+        let faded = [Float](unsafeUninitializedCapacity: fade * channelCount) { buffer, count in
+            forEachRun(from: position, count: fade) { run, at, length in
+                copy(length, of: run, from: at, to: buffer.baseAddress! + (at - position) * channelCount)
             }
-            var mixed = samples
-            Self.crossfade(from: replaced, into: &mixed, frames: fade, channels: channelCount)
-            kept.append(Block(samples: mixed, offset: 0, position: position, itemTime: itemTime, itemPerFrame: itemPerFrame))
-            state.blocks = kept
-            let added = samples.count / channelCount
-            state.queuedFrames = position - next + added
-            state.appendedFrames = position + added
-            state.ended = false
-            return true
+            count = fade * channelCount
+        }
+        Self.crossfade(from: faded, into: &mixed, frames: fade, channels: channelCount)
+        // The new frames are stored first, after everything else, where no label points yet.
+        // Then the device claims its frames before it copies them and looks for a splice after;
+        // the feed says where it splices before it looks at what the device claimed. One of the
+        // two sees the other: a splice never replaces a frame the device is copying.
+        let storage = store(mixed)
+        spliceFence.store(position, ordering: .sequentiallyConsistent)
+        defer { spliceFence.store(.max, ordering: .sequentiallyConsistent) }
+        guard taken.load(ordering: .sequentiallyConsistent) <= position else { return false }
+        publish(mixed.count / channelCount, at: position, stored: storage, itemTime: itemTime, itemPerFrame: itemPerFrame)
+        return true
+    }
+
+    /// Forgets everything queued; item time holds at `time` until new frames play.
+    func flush(holding time: Double) {
+        flushes.write {
+            heldTime.store(time.bitPattern, ordering: .relaxed)
+            flushPosition.store(end.load(ordering: .relaxed), ordering: .relaxed)
+            flushTime.store(time.bitPattern, ordering: .relaxed)
         }
     }
+
+    /// The feed has nothing more to give.
+    func markEnded() { ended.store(true, ordering: .releasing) }
+
+    /// True when fewer than `frames` frames are queued and `block` more fit.
+    func wantsFrames(below frames: Int, block: Int) -> Bool { queuedFrames < frames && hasRoom(for: block) }
+
+    /// Sleeps until the device has taken enough that fewer than `frames` frames are queued
+    /// (with room for `block` more), or `wakeFeed()` is called; `frames` 0 waits for the
+    /// latter only (the feed's thread).
+    func waitForDemand(below frames: Int, block: Int) {
+        refillBelow.store(frames, ordering: .sequentiallyConsistent)
+        demand.sleep(unless: { frames > 0 && wantsFrames(below: frames, block: block) })
+    }
+
+    /// Wakes the feed in `waitForDemand` (its controls changed).
+    func wakeFeed() { demand.ring() }
 
     /// Fades `samples` (interleaved) in over their first `frames` frames from `old`, with a
     /// raised cosine (equal gain: the two are the same sound at different rates).
@@ -148,91 +176,46 @@ final class AudioRing: Sendable {
         }
     }
 
-    /// Forgets everything queued; item time holds at `time` until new frames play.
-    func flush(holding time: Double) {
-        state.withLock {
-            $0.blocks.removeAll()
-            $0.queuedFrames = 0
-            $0.heldTime = time
-            $0.primed = false
-            $0.anchors = [Anchor(deviceFrame: $0.deviceFrames, itemTime: time, itemPerFrame: 0)]
+    /// True when `frames` more frames fit in the storage beside those the device has not passed.
+    private func hasRoom(for frames: Int) -> Bool {
+        stored.load(ordering: .relaxed) + frames - storageTaken.load(ordering: .acquiring) <= capacity
+    }
+
+    /// Stores interleaved `samples` after everything stored; returns the storage frame of the first.
+    private func store(_ samples: [Float]) -> Int {
+        let storage = stored.load(ordering: .relaxed)
+        samples.withUnsafeBufferPointer { self.samples.store($0, at: (storage % capacity) * channelCount) }
+        return storage
+    }
+
+    /// Stores and queues interleaved `samples` from `position` on.
+    private func queue(_ samples: [Float], at position: Int, itemTime: Double, itemPerFrame: Double) {
+        publish(samples.count / channelCount, at: position, stored: store(samples), itemTime: itemTime, itemPerFrame: itemPerFrame)
+    }
+
+    /// Queues `frames` frames stored from storage frame `storage` on, from `position` on: their
+    /// label first, then the end the device reads up to.
+    private func publish(_ frames: Int, at position: Int, stored storage: Int, itemTime: Double, itemPerFrame: Double) {
+        labels.add(ItemTimeRun(start: position, itemTime: itemTime, itemPerFrame: itemPerFrame), stored: storage)
+        stored.store(storage + frames, ordering: .relaxed)
+        ended.store(false, ordering: .releasing)
+        end.store(position + frames, ordering: .releasing)
+    }
+
+    /// Calls `body` with each run of the `count` queued frames from `position` on: the run,
+    /// the position where this part of it starts, and how many frames it has.
+    func forEachRun(from position: Int, count: Int, _ body: (RunLabels.Run, Int, Int) -> Void) {
+        var done = 0
+        while done < count, let run = labels.run(at: position + done) {
+            let length = min(count - done, run.end - (position + done))
+            body(run, position + done, length)
+            done += length
         }
     }
 
-    /// The feed has nothing more to give.
-    func markEnded() { state.withLock { $0.ended = true } }
-
-    /// Pauses (the device plays silence, item time holds where it is heard) or resumes.
-    func setPaused(_ paused: Bool) {
-        state.withLock {
-            if paused { $0.heldTime = Self.itemTime($0, now: MonotonicClock.nanoseconds(), sampleRate: sampleRate, latency: latencyFrames) }
-            $0.paused = paused
-        }
-    }
-
-    /// The item time being heard now, and the device frame being heard.
-    func now() -> (itemTime: Double, deviceFrame: Int) {
-        state.withLock { state in
-            let nanos = MonotonicClock.nanoseconds()
-            return (Self.itemTime(state, now: nanos, sampleRate: sampleRate, latency: latencyFrames),
-                    Self.audibleFrame(state, now: nanos, sampleRate: sampleRate, latency: latencyFrames))
-        }
-    }
-
-    /// Fills `output` (interleaved float, `frames` frames) for the device.
-    func render(into output: UnsafeMutablePointer<Float>, frames: Int) {
-        state.withLock { state in
-            if state.queuedFrames >= primingFrames || state.ended { state.primed = true }
-            var written = 0
-            while written < frames, !state.paused, state.primed, !state.blocks.isEmpty {
-                let block = state.blocks[0]
-                let available = block.samples.count / channelCount - block.offset
-                let count = min(available, frames - written)
-                block.samples.withUnsafeBufferPointer { source in
-                    (output + written * channelCount).update(from: source.baseAddress! + block.offset * channelCount,
-                                                             count: count * channelCount)
-                }
-                let time = block.itemTime + Double(block.offset) * block.itemPerFrame
-                let frame = state.deviceFrames + written
-                if let last = state.anchors.last, last.itemPerFrame == block.itemPerFrame,
-                   abs(last.itemTime(at: frame) - time) < 1e-7 {
-                    // the same run continues
-                } else {
-                    state.anchors.append(Anchor(deviceFrame: frame, itemTime: time, itemPerFrame: block.itemPerFrame))
-                }
-                state.heldTime = time + Double(count) * block.itemPerFrame
-                written += count
-                state.queuedFrames -= count
-                if count == available { state.blocks.removeFirst() } else { state.blocks[0].offset += count }
-            }
-            if written < frames {
-                (output + written * channelCount).update(repeating: 0, count: (frames - written) * channelCount)
-                if !state.ended && !state.paused && state.primed { state.underruns += 1 }
-                let frame = state.deviceFrames + written
-                if state.anchors.last?.itemPerFrame != 0 || state.anchors.isEmpty {
-                    state.anchors.append(Anchor(deviceFrame: frame, itemTime: state.heldTime, itemPerFrame: 0))
-                }
-            }
-            state.lastCallbackStart = state.deviceFrames
-            state.deviceFrames += frames
-            state.lastCallbackNanos = MonotonicClock.nanoseconds()
-            if state.anchors.count > 64 { state.anchors.removeFirst(state.anchors.count - 64) }
-        }
-    }
-
-    private static func audibleFrame(_ state: State, now: UInt64, sampleRate: Int, latency: Int) -> Int {
-        let buffer = state.deviceFrames - state.lastCallbackStart
-        let elapsed = Int(Double(now &- state.lastCallbackNanos) * 1e-9 * Double(sampleRate))
-        return state.lastCallbackStart - latency + min(max(elapsed, 0), buffer)
-    }
-
-    private static func itemTime(_ state: State, now: UInt64, sampleRate: Int, latency: Int) -> Double {
-        if state.paused { return state.heldTime }
-        let frame = audibleFrame(state, now: now, sampleRate: sampleRate, latency: latency)
-        guard let anchor = state.anchors.last(where: { $0.deviceFrame <= frame }) ?? state.anchors.first else {
-            return state.heldTime
-        }
-        if frame < anchor.deviceFrame { return anchor.itemTime }
-        return anchor.itemTime(at: frame)
+    /// Copies `count` frames of `run` from `position` on into `output`, interleaved.
+    func copy(_ count: Int, of run: RunLabels.Run, from position: Int, to output: UnsafeMutablePointer<Float>) {
+        samples.load(UnsafeMutableBufferPointer(start: output, count: count * channelCount),
+                     from: (run.storageFrame(of: position) % capacity) * channelCount)
     }
 }

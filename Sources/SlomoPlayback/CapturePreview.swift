@@ -116,7 +116,7 @@ struct PreviewScreen {
             try window.show(frame.frame)
             log?.write(Shown(sequence: frame.sequenceNumber, captured: Double(frame.time.nanoseconds) / 1e9,
                              shown: Double(clock.now()) / 1e9, origin: Double(clock.origin) / 1e9,
-                             realtimeOffset: Self.realtimeOffset()))
+                             realtimeOffset: MonotonicClock.realtimeOffset()))
             return true
         } catch {
             closed = true
@@ -124,12 +124,5 @@ struct PreviewScreen {
             problem = "\(error)"
             return false
         }
-    }
-
-    private static func realtimeOffset() -> Double {
-        var real = timespec(), monotonic = timespec()
-        clock_gettime(CLOCK_REALTIME, &real)
-        clock_gettime(CLOCK_MONOTONIC, &monotonic)
-        return Double(real.tv_sec - monotonic.tv_sec) + Double(real.tv_nsec - monotonic.tv_nsec) / 1e9
     }
 }

@@ -2,6 +2,7 @@ import CSDL2
 import Foundation
 import SlomoAudio
 import SlomoCore
+import SlomoMedia
 
 /// One run of a player: the devices, the feeds and the refresh loop, on the playing thread.
 ///
@@ -22,7 +23,7 @@ struct PlaybackSession {
     var log: PresentationLog?
     /// What the feeds' decoders met damaged, sent as notices from the refresh loop.
     let damage = DamageNotices()
-    var clock: MonotonicClock
+    var clock: ItemClock
     var statistics = PlaybackStatistics()
     var rate: Rate
     var algorithm: TimePitchAlgorithm
@@ -59,7 +60,7 @@ struct PlaybackSession {
             reversed = true
         }
         let startTime = Self.itemTime(min(max(options.start, .zero), item.duration), in: item, reversed: reversed)
-        clock = MonotonicClock(time: startTime.doubleSeconds, rate: rate.value.doubleValue)
+        clock = ItemClock(time: startTime.doubleSeconds, rate: rate.value.doubleValue)
         if options.video, let video = item.video {
             window = try VideoWindow(video: video, title: options.title, fullscreen: options.fullscreen)
         }
@@ -152,7 +153,7 @@ struct PlaybackSession {
                     break
                 }
             }
-            nextRefresh += UInt64(refresh * 1e9)
+            nextRefresh += Int64(refresh * 1e9)
             let now = MonotonicClock.nanoseconds()
             if nextRefresh > now { usleep(UInt32((nextRefresh - now) / 1000)) } else { nextRefresh = now }
         }
@@ -400,5 +401,5 @@ struct PlaybackSession {
         player.send(.time(status))
     }
 
-    private func seconds(since start: UInt64) -> Double { Double(MonotonicClock.nanoseconds() - start) * 1e-9 }
+    private func seconds(since start: Int64) -> Double { Double(MonotonicClock.nanoseconds() - start) * 1e-9 }
 }

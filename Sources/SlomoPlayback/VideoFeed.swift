@@ -35,7 +35,7 @@ final class VideoFeed: Sendable {
 
     /// Waited on by the decoder when the pictures fill their room, and by `takeNext`.
     private let state = Guarded(State())
-    private let worker = PipelineWorker("slomo video feed", scope: LiveObjects.currentScope)
+    private let worker = PipelineWorker("slomo video feed")
     /// Where damage the decoder meets is said.
     private let damage: DamageNotices
 
