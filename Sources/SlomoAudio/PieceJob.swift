@@ -16,7 +16,7 @@ import Synchronization
 final class PieceJob: @unchecked Sendable {
     private let rendering: SegmentRendering
     private let ownership = ThreadOwnership()
-    private let worker = PipelineWorker("slomo audio piece", scope: LiveObjects.currentScope)
+    private let worker = PipelineWorker("slomo audio piece")
     private let cancelled = Atomic<Bool>(false)
 
     init(_ rendering: SegmentRendering) { self.rendering = rendering }

@@ -66,6 +66,8 @@ enum ExitStatus {
         case .stretchSoundAlone: "use `slomo stretch` for audio"
         case .giveFrameRate: "give it with --cfr FPS, e.g. --cfr 30; for passthrough use `slomo retime`"
         case .exportAtScriptedFrameRate: "export it with `slomo export`, or give --cfr FPS"
+        case .listDevices: "run `slomo devices` to list them"
+        case .listControls: "`slomo devices --controls` lists them"
         default: hint.prose
         }
     }

@@ -11,7 +11,7 @@ public enum CameraControlRequest: Hashable, Sendable, CustomStringConvertible {
     /// Anti-flicker for the mains frequency of the lights, or none.
     public enum Flicker: Hashable, Sendable { case off, hz50, hz60 }
 
-    /// `NAME=VALUE`: a control by the name `slomo devices --controls` lists; the value is a
+    /// `NAME=VALUE`: a control by the name the camera's control listing gives; the value is a
     /// number, `on`/`off` for a switch, or a menu entry's name.
     case control(name: String, value: String)
     /// A fixed exposure time in seconds (automatic exposure off).
@@ -55,8 +55,7 @@ public enum CameraControlRequest: Hashable, Sendable, CustomStringConvertible {
     public static func parsingControl(_ text: String) throws(CaptureError) -> CameraControlRequest {
         let parts = text.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-            throw invalid("--control", text, "expected NAME=VALUE, e.g. --control exposure_time_absolute=20 "
-                          + "(`slomo devices --controls` lists the names)")
+            throw invalid("--control", text, "expected NAME=VALUE, e.g. --control exposure_time_absolute=20", hint: .listControls)
         }
         return .control(name: String(parts[0]), value: String(parts[1]))
     }
@@ -82,7 +81,7 @@ public enum CameraControlRequest: Hashable, Sendable, CustomStringConvertible {
         case "auto", "continuous": return .focus(.auto)
         default:
             guard let value = Int64(text) else {
-                throw invalid("--focus", text, "expected locked, auto or a focus position in the camera's units (see `slomo devices --controls`)")
+                throw invalid("--focus", text, "expected locked, auto or a focus position in the camera's units", hint: .listControls)
             }
             return .focus(.distance(value))
         }
@@ -121,7 +120,7 @@ public enum CameraControlRequest: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    private static func invalid(_ option: String, _ value: String, _ problem: String) -> CaptureError {
-        CaptureError(.invalidControl, "\(option) \(value): \(problem)")
+    private static func invalid(_ option: String, _ value: String, _ problem: String, hint: Hint? = nil) -> CaptureError {
+        CaptureError(.invalidControl, "\(option) \(value): \(problem)", hint: hint)
     }
 }

@@ -56,8 +56,7 @@ public struct CameraSetup: Hashable, Sendable {
         /// The control a friendly setting needs, or an error saying the camera has none.
         func required(_ id: UInt32, for request: CameraControlRequest, what: String) throws(CaptureError) -> CameraControl {
             guard let control = control(id) else {
-                throw CaptureError(.invalidControl, "\(request): \(camera) has no \(what) control; "
-                                   + "`slomo devices --controls` lists the ones it has")
+                throw CaptureError(.invalidControl, "\(request): \(camera) has no \(what) control", hint: .listControls)
             }
             return control
         }

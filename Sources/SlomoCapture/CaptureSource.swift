@@ -147,7 +147,7 @@ final class CaptureSource: @unchecked Sendable {
         switch input.kind {
         case .camera:
             if error.kind == .notFound || detail.contains("No such file") {
-                return CaptureError(.deviceNotFound, "\(input.label): no such device; run `slomo devices` to list cameras")
+                return CaptureError(.deviceNotFound, "\(input.label): no such device", hint: .listDevices)
             }
             if detail.contains("busy") {
                 return CaptureError(.deviceBusy, "\(input.label): the device is busy; close the program that uses it")
@@ -163,7 +163,7 @@ final class CaptureSource: @unchecked Sendable {
             }
             return CaptureError(.unreachable, "\(input.label): cannot open (\(detail))")
         case .pulse, .alsa:
-            return CaptureError(.deviceNotFound, "\(input.label): cannot open the audio source (\(detail)); run `slomo devices` to list sources")
+            return CaptureError(.deviceNotFound, "\(input.label): cannot open the audio source (\(detail))", hint: .listDevices)
         default:
             break
         }

@@ -38,7 +38,7 @@ public final class V4L2FileDevice: V4L2Device {
         } catch {
             let reason = error.message
             switch error.code {
-            case ENOENT, ENODEV, ENXIO: throw CaptureError(.deviceNotFound, "\(path): no such device (\(reason)); run `slomo devices` to list cameras")
+            case ENOENT, ENODEV, ENXIO: throw CaptureError(.deviceNotFound, "\(path): no such device (\(reason))", hint: .listDevices)
             case EBUSY: throw CaptureError(.deviceBusy, "\(path): the device is busy (\(reason)); close the program using it")
             default: throw CaptureError(.deviceNotFound, "\(path): cannot open the device (\(reason))")
             }

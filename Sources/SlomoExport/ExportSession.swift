@@ -66,7 +66,7 @@ public final class ExportSession: Sendable {
                 if case .cancelled = termination { cancel() }
             }
             // Ends on its own with the export; nobody joins it.
-            _ = PipelineWorker("slomo export", scope: LiveObjects.currentScope) { [self] in
+            _ = PipelineWorker("slomo export") { [self] in
                 do {
                     try run { continuation.yield($0) }
                     continuation.finish()

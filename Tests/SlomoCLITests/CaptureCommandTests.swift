@@ -257,6 +257,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 
+    /// The library's hint for a missing camera, worded as the command that lists them.
+    @Test func aMissingCameraPointsToDevices() throws {
+        let folder = try FixtureCache.shared.scratchFolder("capture-no-camera")
+        let result = try Slomo.run(["capture", "--input", "v4l2:/dev/video-nope", "-o", folder.appendingPathComponent("take.mov").path, "-q"])
+        #expect(result.status == 1, "\(result.standardError)")
+        #expect(result.standardError.contains("/dev/video-nope: no such device") && result.standardError.contains("(run `slomo devices` to list them)"),
+                "\(result.standardError)")
+    }
+
     @Test func missingFolderAndExistingFile() throws {
         let folder = try FixtureCache.shared.scratchFolder("capture-paths")
         let missing = try Slomo.run(["capture", "--input", "testsrc:160x120@30", "--duration", "1", "-o", folder.path + "/nope/take.mov"])

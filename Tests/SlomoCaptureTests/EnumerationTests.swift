@@ -62,6 +62,7 @@ import Testing
         } catch {
             #expect(error.kind == .deviceNotFound)
             #expect(error.description.contains("/dev/video-does-not-exist"))
+            #expect(error.hint == .listDevices, "what to do, as data for each front end to word")
         }
     }
 
