@@ -1,3 +1,5 @@
+import SlomoCore
+
 /// The one error type of batches: a plan with problems (each listed with its place), a run
 /// folder that cannot be used, an engine that is missing or refused the work, a task index
 /// that names no job.
@@ -21,17 +23,23 @@ public struct BatchError: Error, Hashable, Sendable, CustomStringConvertible {
     public let message: String
     /// With `.invalidPlan`, every problem found, in manifest order.
     public let problems: [PlanProblem]
+    /// What to do about it, as data for each front end to word (`SettingError`'s convention).
+    public let hint: Hint?
 
-    public init(_ kind: Kind, _ message: String, problems: [PlanProblem] = []) {
+    public init(_ kind: Kind, _ message: String, problems: [PlanProblem] = [], hint: Hint? = nil) {
         self.kind = kind
         self.message = message
         self.problems = problems
+        self.hint = hint
     }
 
-    /// The message, then one line a problem.
-    public var description: String {
-        ([message] + problems.map { "  " + $0.description }).joined(separator: "\n")
+    /// The message, its hint worded by `hinting` (its prose by default), then one line a problem.
+    public func text(hinting: (Hint) -> String = \.prose) -> String {
+        let first = hint.map { "\(message) (\(hinting($0)))" } ?? message
+        return ([first] + problems.map { "  " + $0.description }).joined(separator: "\n")
     }
+
+    public var description: String { text() }
 }
 
 /// One thing wrong with a planned batch, named by where it was asked for: the manifest's file
@@ -74,4 +82,11 @@ public struct ManifestPlace: Codable, Hashable, Sendable, CustomStringConvertibl
         let location = line.map { "\(file):\($0)" } ?? file
         return path.isEmpty ? location : "\(location): \(path)"
     }
+}
+
+extension Hint {
+    /// A run folder that holds a run already: run it again to go on (`slomo batch run RUN`).
+    public static let resumeRun = Hint("resumeRun", prose: "to go on with that run, run it again")
+    /// A run folder with no plan: plan the batch into it first (`slomo batch plan`).
+    public static let planRun = Hint("planRun", prose: "plan a batch into it first")
 }

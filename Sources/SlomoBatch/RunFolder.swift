@@ -29,8 +29,8 @@ public struct RunFolder: Sendable {
         if manager.fileExists(atPath: folder.path) {
             let contents = (try? manager.contentsOfDirectory(atPath: folder.path)) ?? ["?"]
             guard contents.isEmpty, InputExpansion.isDirectory(folder.path) else {
-                throw BatchError(.invalidRunFolder, "\(folder.path) already exists and is not an empty folder: give a new run folder "
-                                 + "(to go on with that run, use `slomo batch run \(folder.path)`)")
+                throw BatchError(.invalidRunFolder, "\(folder.path) already exists and is not an empty folder: give a new run folder",
+                                 hint: .resumeRun)
             }
         }
         let staging = "\(folder.path).partial-\(getpid())"
@@ -52,7 +52,7 @@ public struct RunFolder: Sendable {
     /// The plan; `.invalidRunFolder` when the folder holds none.
     public func plan() throws(BatchError) -> BatchPlan {
         guard let data = FileManager.default.contents(atPath: planPath) else {
-            throw BatchError(.invalidRunFolder, "\(path) holds no plan.json: make one with `slomo batch plan MANIFEST -o \(path)`")
+            throw BatchError(.invalidRunFolder, "\(path) holds no plan.json", hint: .planRun)
         }
         do {
             return try JSONDecoder().decode(BatchPlan.self, from: data)

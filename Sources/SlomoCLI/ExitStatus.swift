@@ -57,7 +57,8 @@ enum ExitStatus {
 
     /// The error's text for the command line: settings named by their options.
     static func message(_ error: Error) -> String {
-        (error as? SettingError)?.message(naming: optionName, hinting: words) ?? "\(error)"
+        if let error = error as? BatchError { return error.text(hinting: words) }
+        return (error as? SettingError)?.message(naming: optionName, hinting: words) ?? "\(error)"
     }
 
     /// The hint in the command line's words: the command that does it.
@@ -68,6 +69,8 @@ enum ExitStatus {
         case .exportAtScriptedFrameRate: "export it with `slomo export`, or give --cfr FPS"
         case .listDevices: "run `slomo devices` to list them"
         case .listControls: "`slomo devices --controls` lists them"
+        case .resumeRun: "to go on with that run, give it to `slomo batch run`"
+        case .planRun: "make one there with `slomo batch plan MANIFEST -o` and this folder"
         default: hint.prose
         }
     }

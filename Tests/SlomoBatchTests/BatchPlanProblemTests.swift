@@ -59,6 +59,16 @@ import Testing
         #expect(try workspace.slomo(["batch", "plan", "clips/good-*.mov", "--section", "0.2-0.6x0.5", "-o", "out/{stem}.mov", "--run", "run"]).status == 0)
         let again = try workspace.slomo(["batch", "plan", "clips/good-*.mov", "--section", "0.2-0.6x0.5", "-o", "out/{stem}.mov", "--run", "run"])
         #expect(again.status == 64 && again.standardError.contains("already exists"), "\(again.standardError)")
+        #expect(again.standardError.contains("(to go on with that run, give it to `slomo batch run`)"), "the library's hint, worded as the command")
+    }
+
+    @Test func aFolderWithoutAPlanSaysHowToMakeOne() throws {
+        let workspace = try BatchWorkspace("batch-noplan")
+        try FileManager.default.createDirectory(atPath: workspace.path("empty"), withIntermediateDirectories: true)
+        let result = try workspace.slomo(["batch", "status", "empty"])
+        #expect(result.status == 64, "\(result.standardError)")
+        #expect(result.standardError.contains("empty holds no plan.json (make one there with `slomo batch plan MANIFEST -o` and this folder)"),
+                "\(result.standardError)")
     }
 
     @Test func oneOutputForManyInputsIsRefused() throws {
