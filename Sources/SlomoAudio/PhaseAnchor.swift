@@ -85,10 +85,11 @@ final class PhaseAnchorChain {
     }
 
     /// The anchor of plan `planIndex`, the next piece of the segment the chain is at: its frame
-    /// centred on source frame `sourceFrame`, placed at output frame `outputFrame`.
+    /// centred on source frame `sourceFrame`, placed at output frame `outputFrame`; nil when the
+    /// piece before it has no anchor (its first piece ended before the frame it reads).
     func anchor(planIndex: Int, sourceFrame: Int, outputFrame: Int,
-                source: any AudioSampleSource, inputStart: Int) throws -> PhaseAnchor {
-        guard let last, last.planIndex == planIndex - 1 else { preconditionFailure("pieces are anchored in order") }
+                source: any AudioSampleSource, inputStart: Int) throws -> PhaseAnchor? {
+        guard let last, last.planIndex == planIndex - 1 else { return nil }
         try analyse(at: sourceFrame, source: source, inputStart: inputStart, probing: true)
         let anchor = PhaseAnchor(continuing: last.anchor, at: frame, outputFrame: outputFrame, fftSize: window.fftSize)
         self.last = (planIndex, anchor)

@@ -348,7 +348,8 @@ final class PhaseGradientEngine: StretchEngine {
         // Samples of a frame held after an attack: silent, then fading in, up to its gate.
         let gate = frame.silentBefore.map { min(max($0 - first, 0), n) } ?? 0
         let silent = max(0, gate - attackFade.count)
-        let fade = attackFade.dropFirst(attackFade.count - (gate - silent))
+        // Samples silent ..< gate rise along the end of the fade (all of it, once there is room).
+        let fadeOffset = attackFade.count - (gate - silent) - silent
         // Rotation of each bin from the reference's analysis phase to its synthesis phase.
         let rotation = rotationScratch
         for k in 0..<bins {
@@ -368,7 +369,7 @@ final class PhaseGradientEngine: StretchEngine {
                 window.values.withUnsafeBufferPointer { g in
                     for i in silent..<n {
                         let t = i - half
-                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i] * (i < gate ? fade[i - silent] : 1)
+                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i] * (i < gate ? attackFade[fadeOffset + i] : 1)
                     }
                 }
             }

@@ -90,11 +90,11 @@ final class SegmentRendering {
         if plan.pieceIndex == 0 {
             engine.anchor(input: input, output: output, phases: nil)
             while engine.observedPhases == nil && !finished { try feed() }
+            guard let observed = engine.observedPhases else { return }   // the segment's later pieces go unanchored
             try chain.start(planIndex: index, sourceFrame: inputStart + input, outputFrame: outputStart + output,
-                            synthesisPhase: engine.observedPhases ?? [], source: source, inputStart: inputStart)
-        } else {
-            let anchor = try chain.anchor(planIndex: index, sourceFrame: inputStart + input,
-                                          outputFrame: outputStart + output, source: source, inputStart: inputStart)
+                            synthesisPhase: observed, source: source, inputStart: inputStart)
+        } else if let anchor = try chain.anchor(planIndex: index, sourceFrame: inputStart + input,
+                                                outputFrame: outputStart + output, source: source, inputStart: inputStart) {
             engine.anchor(input: input, output: output, phases: anchor.synthesisPhase)
         }
     }

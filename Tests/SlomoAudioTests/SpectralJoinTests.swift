@@ -10,7 +10,7 @@ import Testing
 @Suite("Spectral piece joins")
 struct SpectralJoinTests {
     /// Sine-fit SNR of consecutive 4096-frame blocks, worst of those within 20 ms of a piece
-    /// join and worst of the others (nil when only joins are measured).
+    /// join and worst of the others (infinity where none was fitted).
     struct BlockSNR {
         var atJoins = Double.infinity, elsewhere = Double.infinity, joins = 0
     }
