@@ -7,7 +7,8 @@
 #include <libavformat/avio.h>
 #include <libavcodec/avcodec.h>
 #include <libavcodec/bsf.h>
-// Declared here, linked by nobody: CFFmpegOnDemand opens these two libraries on first use.
+// Opened on first use, like all of FFmpeg (COnDemand), but through function tables that report
+// a missing library as an error instead of ending the process.
 #include <libavdevice/avdevice.h>
 #include <libavfilter/avfilter.h>
 #include <libavfilter/buffersink.h>

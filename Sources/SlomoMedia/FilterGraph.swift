@@ -1,5 +1,5 @@
 import CFFmpeg
-import CFFmpegOnDemand
+import COnDemand
 import SlomoConcurrency
 import SlomoCore
 

@@ -1,5 +1,5 @@
 import CFFmpeg
-import CFFmpegOnDemand
+import COnDemand
 
 /// The sources an FFmpeg input device (`pulse`, `alsa`, `v4l2`, …) can list, through
 /// `avdevice_list_input_sources`. Devices that cannot list, or whose server is not running,

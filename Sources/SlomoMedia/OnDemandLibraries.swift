@@ -1,7 +1,7 @@
-import CFFmpegOnDemand
+import COnDemand
 
 /// libavfilter and libavdevice, which slomo opens the first time it needs them instead of linking
-/// them, so that commands that use neither start about 60 ms sooner. See `CFFmpegOnDemand`.
+/// them, so that commands that use neither start about 60 ms sooner. See `COnDemand`.
 enum OnDemandLibraries {
     /// libavfilter's functions; throws when the library cannot be opened.
     static func filters() throws(MediaError) -> SlomoFilterFunctions {

@@ -28,7 +28,8 @@ import Testing
         var reader = demuxer.extradata(of: video.index).withUnsafeBytes { H264HeaderReader(extradata: $0) }
         var ahead: [ReadAheadPacket] = []
         while let packet = try demuxer.read() {
-            ahead.append(ReadAheadPacket(packet: packet, time: try #require(packet.presentationTime),
+            let time: MediaTime = try #require(packet.presentationTime)
+            ahead.append(ReadAheadPacket(packet: packet, time: time,
                                          picture: planned ? reader.references(in: packet.data) : nil))
         }
         let displayIndex = Dictionary(uniqueKeysWithValues: ahead.compactMap(\.time).sorted().enumerated().map { ($1, $0) })

@@ -1,4 +1,4 @@
-#include "CFFmpegOnDemand.h"
+#include "COnDemand.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
