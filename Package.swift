@@ -53,6 +53,8 @@ let package = Package(
         .target(name: "COnDemand",
                 dependencies: ["CFFmpeg", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW", "CCairo", "CSDL2"],
                 exclude: ["libraries.txt"]),
+        // SHA-256 with the CPU's SHA instructions where it has them: a batch's output digests.
+        .target(name: "CSHA256"),
         // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
         // (Swift imports only that header; no C++ interop anywhere). Debian's OpenCV module
         // packages ship no opencv4.pc, so the libraries are spelled out, and the headers are
@@ -73,7 +75,7 @@ let package = Package(
         // carries a C library, stays out of SlomoCore).
         .target(name: "SlomoScript", dependencies: ["SlomoCore", .product(name: "Yams", package: "Yams")]),
         // The only module that touches libav* pointers.
-        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "SlomoConcurrency", "CFFmpeg", "COnDemand", "CInterpolate"]),
+        .target(name: "SlomoMedia", dependencies: ["SlomoCore", "SlomoConcurrency", "CFFmpeg", "COnDemand", "CInterpolate", "CSHA256"]),
         // Time-pitch processors and the renderer of a time map's audio.
         .target(name: "SlomoAudio", dependencies: ["SlomoCore", "SlomoConcurrency", "CRubberBand", "CSoundTouch", "CSampleRate", "CFFTW", "COnDemand"],
                 swiftSettings: optimisedInDebugBuilds),
@@ -135,7 +137,7 @@ let package = Package(
             dependencies: ["SlomoScript", "SlomoCore", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "SlomoConcurrencyTests", dependencies: ["SlomoConcurrency"]),
-        .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoConcurrency", "SlomoTestSupport"]),
+        .testTarget(name: "SlomoMediaTests", dependencies: ["SlomoMedia", "SlomoConcurrency", "SlomoTestSupport", "CSHA256"]),
         .testTarget(name: "SlomoAudioTests", dependencies: ["SlomoAudio", "SlomoTestSupport"]),
         .testTarget(name: "SlomoExportTests", dependencies: ["SlomoExport", "SlomoConcurrency", "SlomoTestSupport"]),
         .testTarget(name: "SlomoCaptureTests", dependencies: ["SlomoCapture", "SlomoConcurrency", "SlomoTestSupport"],

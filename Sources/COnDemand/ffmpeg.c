@@ -451,26 +451,6 @@ int av_sample_fmt_is_planar(enum AVSampleFormat sample_fmt) {
     return ((__typeof__(&av_sample_fmt_is_planar))on_demand_address(avutil_soname, &function))(sample_fmt);
 }
 
-struct AVSHA *av_sha_alloc(void) {
-    static OnDemandFunction function = {"av_sha_alloc"};
-    return ((__typeof__(&av_sha_alloc))on_demand_address(avutil_soname, &function))();
-}
-
-void av_sha_final(struct AVSHA *context, uint8_t *digest) {
-    static OnDemandFunction function = {"av_sha_final"};
-    ((__typeof__(&av_sha_final))on_demand_address(avutil_soname, &function))(context, digest);
-}
-
-int av_sha_init(struct AVSHA *context, int bits) {
-    static OnDemandFunction function = {"av_sha_init"};
-    return ((__typeof__(&av_sha_init))on_demand_address(avutil_soname, &function))(context, bits);
-}
-
-void av_sha_update(struct AVSHA *ctx, const uint8_t *data, size_t len) {
-    static OnDemandFunction function = {"av_sha_update"};
-    ((__typeof__(&av_sha_update))on_demand_address(avutil_soname, &function))(ctx, data, len);
-}
-
 char *av_strdup(const char *s) {
     static OnDemandFunction function = {"av_strdup"};
     return ((__typeof__(&av_strdup))on_demand_address(avutil_soname, &function))(s);

@@ -1,7 +1,7 @@
-import CFFmpeg
+import CSHA256
 import Foundation
 
-/// SHA-256 digests (libavutil's SHA) as 64 lowercase hex digits: what a batch records of every
+/// SHA-256 digests (`CSHA256`: the CPU's SHA instructions where it has them) as 64 lowercase hex digits: what a batch records of every
 /// output it makes and checks before it trusts an output again, and how it names a job.
 public enum FileDigest {
     /// The digest of the file at `path`, read in 1 MiB blocks; throws `.unreadable` when it
@@ -12,7 +12,7 @@ public enum FileDigest {
             throw MediaError(.unreadable, path: path, detail: "cannot be read to check its SHA-256: \(error.message)")
         }
         defer { fclose(file) }
-        let hasher = Hasher256()
+        var hasher = Hasher256()
         var block = [UInt8](repeating: 0, count: 1 << 20)
         while true {
             let count = block.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
@@ -25,32 +25,25 @@ public enum FileDigest {
 
     /// The digest of `text`'s UTF-8 bytes.
     public static func sha256(text: String) -> String {
-        let hasher = Hasher256()
+        var hasher = Hasher256()
         hasher.update(Array(text.utf8)[...])
         return hasher.finish()
     }
 
     /// One running SHA-256.
     private struct Hasher256: ~Copyable {
-        private let context: OpaquePointer
+        private var context = SlomoSHA256()
 
-        init() {
-            // Allocation of a few hundred bytes failing leaves nothing sensible to do.
-            guard let context = av_sha_alloc() else { fatalError("av_sha_alloc: out of memory") }
-            self.context = context
-            av_sha_init(context, 256)
-        }
+        init() { slomo_sha256_init(&context, 0) }
 
-        func update(_ bytes: ArraySlice<UInt8>) {
-            bytes.withUnsafeBufferPointer { av_sha_update(context, $0.baseAddress, $0.count) }
+        mutating func update(_ bytes: ArraySlice<UInt8>) {
+            bytes.withUnsafeBufferPointer { slomo_sha256_update(&context, $0.baseAddress, $0.count) }
         }
 
         consuming func finish() -> String {
             var digest = [UInt8](repeating: 0, count: 32)
-            av_sha_final(context, &digest)
+            slomo_sha256_final(&context, &digest)
             return digest.map { String(format: "%02x", $0) }.joined()
         }
-
-        deinit { av_free(UnsafeMutableRawPointer(context)) }
     }
 }
