@@ -39,7 +39,7 @@ public final class Guarded<State>: Sendable {
     public func withLock<Value, Result, Failure: Error>(
         moving value: sending Value, _ body: (inout sending State, sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        let slot = Mutex<Value?>(value)
+        let slot = Mutex<Value?>(consume value)
         return try withLock { (state: inout sending State) throws(Failure) -> sending Result in
             try body(&state, Self.take(from: slot))
         }
@@ -65,7 +65,7 @@ public final class Guarded<State>: Sendable {
         until ready: @Sendable (State) -> Bool, moving value: sending Value,
         then body: (inout sending State, sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        let slot = Mutex<Value?>(value)
+        let slot = Mutex<Value?>(consume value)
         return try wait(until: ready) { (state: inout sending State) throws(Failure) -> sending Result in
             try body(&state, Self.take(from: slot))
         }

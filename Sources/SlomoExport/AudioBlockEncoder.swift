@@ -1,11 +1,20 @@
 import SlomoCore
 import SlomoMedia
 
+/// What encodes an audio track's rendered blocks: one encoder (`AudioBlockEncoder`) or AAC's
+/// lanes (`AudioEncoderLanes`). Packets come out in order, stamped in samples (1/sample rate).
+protocol AudioBlockEncoding: AnyObject {
+    /// The packets that `channels` (one array per channel, all the same length) completes.
+    func encode(_ channels: [[Float]]) throws -> [Packet]
+    /// Ends the input; the packets left.
+    func finish() throws -> [Packet]
+}
+
 /// Encodes planar float audio handed over in blocks of any length: gathers whole encoder
 /// frames (AAC takes exactly 1024 samples), converts them to the format the encoder takes, and
 /// stamps them with the number of samples encoded before them (time base 1/sample rate). The
 /// last, short frame and the encoder's delay come out of `finish()`. One thread at a time.
-final class AudioBlockEncoder {
+final class AudioBlockEncoder: AudioBlockEncoding {
     let encoder: Encoder
     /// The format of the blocks handed in (planar float).
     let format: AudioFormat

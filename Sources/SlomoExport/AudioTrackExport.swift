@@ -42,6 +42,8 @@ final class AudioTrackExport: Sendable {
     /// What encoding the rendered blocks keeps.
     private struct Encoding {
         let encoder: AudioBlockEncoder
+        /// AAC's lanes, which encode in its place when there are two cores or more.
+        let lanes: AudioEncoderLanes?
         /// Holds true peaks under −1 dBTP in integer and lossy outputs; nil when off or float.
         let limiter: TruePeakLimiter?
         var pending: [Packet] = []
@@ -51,6 +53,9 @@ final class AudioTrackExport: Sendable {
         /// and the largest magnitude rendered.
         var overFullScale = 0
         var peak: Float = 0
+
+        /// What encodes the blocks: the lanes, else the encoder.
+        var blocks: any AudioBlockEncoding { lanes ?? encoder }
     }
 
     /// Stream `index` of `path` rendered through `map` (whose source time 0 is the input's
@@ -80,8 +85,11 @@ final class AudioTrackExport: Sendable {
         let encoder = try AudioBlockEncoder(codec: codec, depth: depth, format: format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoder.encoder)
         (priming, timeBase) = (encoder.encoder.initialPadding, encoder.encoder.timeBase)
+        // AAC on two threads where there are two cores (with the parameters of `encoder`).
+        let lanes = codec == .aac && ProcessInfo.processInfo.activeProcessorCount > 1
+            ? AudioEncoderLanes(format: format, globalHeader: muxer.needsGlobalHeader) : nil
         // The muxer copied the encoder's parameters and keeps no reference to it.
-        encoding = Guarded(Encoding(encoder: disconnected(consume encoder), limiter: limiter))
+        encoding = Guarded(Encoding(encoder: disconnected(consume encoder), lanes: lanes, limiter: limiter))
     }
 
     /// The depth a lossless `codec` writes: `asked`, else the first part's source's lossless
@@ -150,14 +158,14 @@ final class AudioTrackExport: Sendable {
             if gain != 1 { block = AudioBuffer(planar: block.channels.map { $0.map { $0 * gain } }) }
             if let limiter = encoding.limiter { block = limiter.process(block) }
             Self.measureLevel(block, in: &encoding)
-            encoding.pending += try encoding.encoder.encode(block.channels)
+            encoding.pending += try encoding.blocks.encode(block.channels)
         } else {
             if let error = renderer.join() { throw error }       // and what it met is complete
             if let tail = encoding.limiter?.finish() {
                 Self.measureLevel(tail, in: &encoding)
-                encoding.pending += try encoding.encoder.encode(tail.channels)
+                encoding.pending += try encoding.blocks.encode(tail.channels)
             }
-            encoding.pending += try encoding.encoder.finish()
+            encoding.pending += try encoding.blocks.finish()
             encoding.finished = true
         }
     }
