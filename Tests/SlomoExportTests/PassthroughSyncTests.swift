@@ -54,6 +54,31 @@ import Testing
         try Self.checkSync(["2-4x0.25"], audio: audio, insideBound: bound)
     }
 
+    /// An output longer than 44 s has its AAC encoded in two lanes (`AudioEncoderLanes`): every
+    /// beep of a minute's clip, before, at and after the seam (43.69 s), stays within 1 ms of its
+    /// flash, and the sound lasts exactly as long as the map says.
+    @Test func aMinuteEncodedInLanesKeepsSync() throws {
+        let input = try Fixture.minuteFlashAndBeep.path
+        let composition = try Composition(retiming: try MediaFile(path: input), sections: ["10-12x0.5"])
+        let output = try FixtureCache.shared.scratchFolder("lanes-sync").appendingPathComponent("out.mov").path
+        _ = try ExportSession(composition: composition, to: output, settings: ExportSettings(audioAlgorithm: .spectral)).run()
+        let map = try composition.clips[0].timeMap()
+        let beeps = try SyncProbe.beepOnsets(output)
+        let expected = (0..<60).map { Rational(2 * Int64($0) + 1, 2) }.filter { $0 < Rational(10) || $0 >= Rational(12) }
+            .map { map.outputTime(at: MediaTime(seconds: $0)).doubleSeconds }
+        var worst = 0.0
+        for target in expected {
+            let beep = try #require(beeps.min { abs($0 - target) < abs($1 - target) })
+            worst = max(worst, abs(beep - target))
+            #expect(abs(beep - target) <= 0.001, "beep at \(beep) s, flash at \(target) s")
+        }
+        let samples = try runChecked("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=duration_ts",
+                                                 "-of", "csv=p=0", output]).standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+        print("lanes: \(expected.count) beeps outside the section, worst offset \(String(format: "%.3f", worst * 1000)) ms; "
+              + "the track holds \(samples) samples for \(map.outputDuration.doubleSeconds) s")
+        #expect(samples == "\(62 * 48000)")
+    }
+
     @Test func lowLatencyAtHalfSpeed() throws {
         try Self.checkSync(["2-4x0.5"], audio: .lowLatency, insideBound: 0.030)
     }
