@@ -31,8 +31,6 @@ final class AudioEncoderLanes: AudioBlockEncoding {
     static let prerollFrames: Int64 = 256
     static let lookaheadFrames: Int64 = 4
 
-    private let format: AudioFormat
-    private let globalHeader: Bool
     private let lanes: [Lane]
     private let results: Guarded<Results>
     /// Samples fed so far (output sample index of the next one).
@@ -62,14 +60,14 @@ final class AudioEncoderLanes: AudioBlockEncoding {
         var failure: (any Error)?
     }
 
-    /// Lanes encoding AAC from planar float blocks in `format`; `segmentFrames` packets a
-    /// segment (about 44 s at 48 kHz by default).
-    init(format: AudioFormat, globalHeader: Bool, lanes count: Int = 2, segmentFrames: Int64 = 2048) {
+    /// Packets a segment unless told otherwise: about 44 s at 48 kHz.
+    static let defaultSegmentFrames: Int64 = 2048
+
+    /// Lanes encoding AAC from planar float blocks in `format`; `segmentFrames` packets a segment.
+    init(format: AudioFormat, globalHeader: Bool, lanes count: Int = 2, segmentFrames: Int64 = defaultSegmentFrames) {
         // Two lanes at least: a segment starts (its pre-roll) before the one before it ends.
         precondition(count >= 2 && segmentFrames >= 2 * (Self.prerollFrames + Self.lookaheadFrames + 1 + Self.stepFrames),
                      "two lanes or more, and segments longer than their pre-roll, lookahead and a step")
-        self.format = format
-        self.globalHeader = globalHeader
         self.segmentFrames = segmentFrames
         let results = Guarded(Results())
         self.results = results

@@ -74,7 +74,7 @@ final class AudioTrackExport: Sendable {
         let depth = try Self.depth(asked: settings.audioDepth, codec: codec, parts: parts)
         let audio = try JoinedAudio(parts, algorithm: settings.audioAlgorithm, spectralEngine: settings.spectralEngine,
                                     sampleRate: codec.sampleRate(for:), pitch: settings.pitch)
-        let format = audio.format
+        let (format, frameCount) = (audio.format, Int64(audio.frameCount))
         (sourceSampleRate, sampleRate) = (audio.sourceSampleRate, format.sampleRate)
         self.audio = Guarded(audio)
         self.codec = codec
@@ -85,8 +85,11 @@ final class AudioTrackExport: Sendable {
         let encoder = try AudioBlockEncoder(codec: codec, depth: depth, format: format, globalHeader: muxer.needsGlobalHeader)
         outputStream = try muxer.addStream(for: encoder.encoder)
         (priming, timeBase) = (encoder.encoder.initialPadding, encoder.encoder.timeBase)
-        // AAC on two threads where there are two cores (with the parameters of `encoder`).
+        // AAC longer than a segment on two threads where there are two cores (with the
+        // parameters of `encoder`). A shorter track keeps one encoder, whose packets go to the
+        // muxer as they come rather than once the segment is done.
         let lanes = codec == .aac && ProcessInfo.processInfo.activeProcessorCount > 1
+            && frameCount > AudioEncoderLanes.defaultSegmentFrames * AudioEncoderLanes.packetSamples
             ? AudioEncoderLanes(format: format, globalHeader: muxer.needsGlobalHeader) : nil
         // The muxer copied the encoder's parameters and keeps no reference to it.
         encoding = Guarded(Encoding(encoder: disconnected(consume encoder), lanes: lanes, limiter: limiter))
