@@ -56,15 +56,13 @@ let package = Package(
         // SHA-256 with the CPU's SHA instructions where it has them: a batch's output digests.
         .target(name: "CSHA256"),
         // Optical-flow frame interpolation: C++ over OpenCV's DIS flow behind a plain C header
-        // (Swift imports only that header; no C++ interop anywhere). Debian's OpenCV module
-        // packages ship no opencv4.pc, so the libraries are spelled out, and the headers are
-        // reached through `opencv4`, a link to /usr/include/opencv4 (a header search path
-        // inside the package, which SwiftPM allows in dependencies, unlike -I flags).
+        // (Swift imports only that header; no C++ interop anywhere). OpenCV is not linked but
+        // opened on first use (opencv_on_demand.cpp); its headers are reached through
+        // `opencv4`, a link to /usr/include/opencv4 (a header search path inside the package,
+        // which SwiftPM allows in dependencies, unlike -I flags).
         .target(name: "CInterpolate",
                 exclude: ["opencv4"],
-                cxxSettings: [.headerSearchPath("opencv4")],
-                linkerSettings: [.linkedLibrary("opencv_video"), .linkedLibrary("opencv_imgproc"),
-                                 .linkedLibrary("opencv_core")]),
+                cxxSettings: [.headerSearchPath("opencv4")]),
 
         // Pure Swift time model: no C, tested in milliseconds.
         .target(name: "SlomoCore"),

@@ -62,13 +62,12 @@ template <typename F> int guarded(ci_interpolator *ci, F &&body) {
     try {
         ci->error.clear();
         return body();
-    } catch (const cv::Exception &e) {
-        ci->error = std::string("OpenCV: ") + e.what();
-        return CI_ERR_INTERNAL;
     } catch (const std::bad_alloc &) {
         ci->error = "out of memory";
         return CI_ERR_NOMEM;
     } catch (const std::exception &e) {
+        // cv::Exception's text begins "OpenCV(4.6.0) file:line: error: …" (caught as its base:
+        // its own type information is in OpenCV, which opencv_on_demand.cpp opens on demand).
         ci->error = e.what();
         return CI_ERR_INTERNAL;
     } catch (...) {
