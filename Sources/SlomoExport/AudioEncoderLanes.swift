@@ -63,10 +63,25 @@ final class AudioEncoderLanes: AudioBlockEncoding {
     /// Packets a segment unless told otherwise: about 44 s at 48 kHz.
     static let defaultSegmentFrames: Int64 = 2048
 
+    /// Segments for a track of `frames` samples: as many for every lane, so that the lanes finish
+    /// together (216 s in five 44 s segments left one lane 139 s to encode and the other 98 s),
+    /// in the whole number of rounds nearest to `defaultSegmentFrames` packets a segment, and
+    /// none shorter than the pre-roll allows.
+    static func balancedSegmentFrames(forTrack frames: Int64, lanes: Int = 2) -> Int64 {
+        let packets = (frames + packetSamples - 1) / packetSamples
+        let perRound = Int64(lanes) * defaultSegmentFrames
+        let rounds = max(1, (packets + perRound / 2) / perRound)
+        let segments = rounds * Int64(lanes)
+        return max(shortestSegmentFrames, (packets + segments - 1) / segments)
+    }
+
+    /// The shortest segment the pre-roll, the lookahead and the feeding steps allow.
+    static var shortestSegmentFrames: Int64 { 2 * (prerollFrames + lookaheadFrames + 1 + stepFrames) }
+
     /// Lanes encoding AAC from planar float blocks in `format`; `segmentFrames` packets a segment.
     init(format: AudioFormat, globalHeader: Bool, lanes count: Int = 2, segmentFrames: Int64 = defaultSegmentFrames) {
         // Two lanes at least: a segment starts (its pre-roll) before the one before it ends.
-        precondition(count >= 2 && segmentFrames >= 2 * (Self.prerollFrames + Self.lookaheadFrames + 1 + Self.stepFrames),
+        precondition(count >= 2 && segmentFrames >= Self.shortestSegmentFrames,
                      "two lanes or more, and segments longer than their pre-roll, lookahead and a step")
         self.segmentFrames = segmentFrames
         let results = Guarded(Results())

@@ -90,7 +90,8 @@ final class AudioTrackExport: Sendable {
         // muxer as they come rather than once the segment is done.
         let lanes = codec == .aac && ProcessInfo.processInfo.activeProcessorCount > 1
             && frameCount > AudioEncoderLanes.defaultSegmentFrames * AudioEncoderLanes.packetSamples
-            ? AudioEncoderLanes(format: format, globalHeader: muxer.needsGlobalHeader) : nil
+            ? AudioEncoderLanes(format: format, globalHeader: muxer.needsGlobalHeader,
+                                segmentFrames: AudioEncoderLanes.balancedSegmentFrames(forTrack: frameCount)) : nil
         // The muxer copied the encoder's parameters and keeps no reference to it.
         encoding = Guarded(Encoding(encoder: disconnected(consume encoder), lanes: lanes, limiter: limiter))
     }

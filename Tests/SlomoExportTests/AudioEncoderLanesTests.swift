@@ -108,6 +108,18 @@ import Testing
         #expect(overall(lanes) >= overall(one) - 0.5)
     }
 
+    /// Segments come in rounds of one a lane, near 44 s each: the 1 GB retime's 216 s track in
+    /// four of 54 s (five of 44 s left one lane a segment more than the other), 50 s in two of
+    /// 25 s, 88 s in two of 44 s, 150 s in four of 37.5 s; never shorter than the pre-roll allows.
+    @Test func segmentsAreBalancedBetweenLanes() {
+        let sampleRate: Int64 = 48000
+        #expect(AudioEncoderLanes.balancedSegmentFrames(forTrack: 216 * sampleRate) == 2532)
+        #expect(AudioEncoderLanes.balancedSegmentFrames(forTrack: 50 * sampleRate) == 1172)
+        #expect(AudioEncoderLanes.balancedSegmentFrames(forTrack: 88 * sampleRate) == 2063)
+        #expect(AudioEncoderLanes.balancedSegmentFrames(forTrack: 150 * sampleRate) == 1758)
+        #expect(AudioEncoderLanes.balancedSegmentFrames(forTrack: 1000) == AudioEncoderLanes.shortestSegmentFrames)
+    }
+
     /// Shorter than a segment, empty, and ending just inside the next segment's pre-roll: the
     /// same packets (count) and samples as one encoder's, to 30 dB (two encodings of a tone).
     @Test(arguments: [0, 1000, 400 * 1024, 600 * 1024 + 100, 2 * 600 * 1024 - 1])
