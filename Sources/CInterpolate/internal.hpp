@@ -13,6 +13,10 @@
 
 namespace ci {
 
+// Whether OpenCV, which is opened on first use (opencv_on_demand.cpp), can be opened here;
+// `message` says why not.
+bool opencv_available(std::string &message);
+
 // Sizes and sample type of one pixel format at one frame size.
 struct Layout {
     int width = 0, height = 0;   // luma

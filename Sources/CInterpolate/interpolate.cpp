@@ -89,6 +89,10 @@ ci_interpolator *ci_create(int width, int height, ci_pixel_format fmt, ci_preset
                            size_t errlen) {
     try {
         std::string msg;
+        if (!ci::opencv_available(msg)) {
+            write_err(err, errlen, msg);
+            return nullptr;
+        }
         ci::Layout lay;
         if (!ci::make_layout(width, height, fmt, lay, msg)) {
             write_err(err, errlen, msg);

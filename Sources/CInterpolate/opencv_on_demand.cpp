@@ -32,8 +32,10 @@ constexpr const char *video_soname = "libopencv_video.so." CI_STRING(CV_VERSION_
 constexpr const char *video_soname = "libopencv_video.so." CI_STRING(CV_VERSION_MAJOR) CI_STRING(CV_VERSION_MINOR);
 #endif
 
-// The real function named `name`, opening OpenCV on the first call; a missing library or
-// function ends the process with status 127, as the system's loader would at start.
+// The real function named `name`, opening OpenCV on the first call. ci_create checks first
+// that the library opens (ci::opencv_available), so that a machine without it gets an error
+// it can report; a function missing from a library that opened ends the process with status
+// 127, as the system's loader would at start.
 void *real_function(std::atomic<void *> &slot, const char *name) {
     void *address = slot.load(std::memory_order_acquire);
     if (address) return address;
@@ -50,6 +52,14 @@ void *real_function(std::atomic<void *> &slot, const char *name) {
 }
 
 } // namespace
+
+bool ci::opencv_available(std::string &message) {
+    if (dlopen(video_soname, RTLD_NOW | RTLD_LOCAL)) return true;
+    const char *reason = dlerror();
+    message = std::string("cannot open OpenCV's ") + video_soname + " (" + (reason ? reason : "unknown reason")
+        + "); install slomo's libraries with scripts/setup";
+    return false;
+}
 
 // FORWARD(RESULT, MANGLED, PARAMETERS, ARGUMENTS): defines MANGLED as a function taking
 // PARAMETERS that calls the real MANGLED with ARGUMENTS.
