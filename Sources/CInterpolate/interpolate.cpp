@@ -85,6 +85,13 @@ int fail(ci_interpolator *ci, int code, const std::string &msg) {
 
 extern "C" {
 
+int ci_available(char *err, size_t errlen) {
+    std::string msg;
+    if (ci::opencv_available(msg)) return 1;
+    write_err(err, errlen, msg);
+    return 0;
+}
+
 ci_interpolator *ci_create(int width, int height, ci_pixel_format fmt, ci_preset preset, char *err,
                            size_t errlen) {
     try {

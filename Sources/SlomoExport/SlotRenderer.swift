@@ -209,7 +209,7 @@ private struct ClipRenderer {
             }
             try prefetch(after: index, besides: engine)
             if let picture = try engine.render(at: weight) { return picture }
-        } catch let error where error.kind == .unsupportedFormat || error.kind == .tooSmall {
+        } catch let error where [.unsupportedFormat, .tooSmall, .libraryUnavailable].contains(error.kind) {
             flowUnavailable = true
             owner.warnings.add("interpolate: blending instead, \(error.detail)")
             return try blended(at: time)

@@ -10,6 +10,8 @@ public struct FlowInterpolationError: Error, Hashable, Sendable, CustomStringCon
         case mismatchedPicture
         /// The flow engine (OpenCV) failed; `detail` has its message.
         case engineFailure
+        /// OpenCV, opened on first use, cannot be opened on this machine; `detail` says why.
+        case libraryUnavailable
     }
 
     public let kind: Kind

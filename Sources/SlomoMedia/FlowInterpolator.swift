@@ -43,9 +43,14 @@ public final class FlowInterpolator {
     }
 
     /// An interpolator for pictures of one size and format. Throws `FlowInterpolationError`
-    /// (`.unsupportedFormat`, `.tooSmall`, `.engineFailure`).
+    /// (`.unsupportedFormat`, `.tooSmall`, `.libraryUnavailable`, `.engineFailure`).
     public init(width: Int, height: Int, pixelFormat: PixelFormat, preset: InterpolationPreset = .defaultPreset) throws(FlowInterpolationError) {
         if let reason = Self.unsupportedReason(width: width, height: height, pixelFormat: pixelFormat.name) { throw reason }
+        var reason = [CChar](repeating: 0, count: 512)
+        guard ci_available(&reason, reason.count) != 0 else {
+            throw FlowInterpolationError(.libraryUnavailable, "optical-flow interpolator: "
+                                         + String(decoding: reason.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
         let format: ci_pixel_format
         switch pixelFormat.raw {
         case AV_PIX_FMT_YUV420P, AV_PIX_FMT_YUVJ420P: format = CI_YUV420P

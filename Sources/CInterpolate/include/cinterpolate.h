@@ -164,6 +164,14 @@ const char *ci_last_error(const ci_interpolator *ci);
 /** Frees the interpolator and everything it holds. NULL is ignored. */
 void ci_destroy(ci_interpolator *ci);
 
+/**
+ * Whether OpenCV, which is opened on first use rather than linked, can be opened on this
+ * machine. ci_create checks it too.
+ * @param err, errlen    optional buffer for a NUL-terminated reason when it cannot (may be NULL/0).
+ * @return 1 when it can, 0 when it cannot.
+ */
+int ci_available(char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif
