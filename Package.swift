@@ -61,6 +61,7 @@ let package = Package(
         // `opencv4`, a link to /usr/include/opencv4 (a header search path inside the package,
         // which SwiftPM allows in dependencies, unlike -I flags).
         .target(name: "CInterpolate",
+                dependencies: ["COnDemand"],
                 exclude: ["opencv4"],
                 cxxSettings: [.headerSearchPath("opencv4")]),
 

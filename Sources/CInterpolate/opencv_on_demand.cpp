@@ -12,41 +12,30 @@
 // is OpenCV's. After calling a new OpenCV function, the link names it: add it here.
 #include "internal.hpp"
 
+#include <OnDemandLoader.h>
 #include <opencv2/imgproc.hpp>
 
 #include <atomic>
-#include <cstdio>
-#include <dlfcn.h>
-#include <unistd.h>
 
 #pragma clang diagnostic ignored "-Wreturn-type-c-linkage"
 
 namespace {
 
-#define CI_STRING_(text) #text
-#define CI_STRING(text) CI_STRING_(text)
 // Debian's soname joins the major version to a two-digit minor: libopencv_video.so.406.
 #if CV_VERSION_MINOR < 10
-constexpr const char *video_soname = "libopencv_video.so." CI_STRING(CV_VERSION_MAJOR) "0" CI_STRING(CV_VERSION_MINOR);
+constexpr const char *video_soname = "libopencv_video.so." ON_DEMAND_STRING(CV_VERSION_MAJOR) "0" ON_DEMAND_STRING(CV_VERSION_MINOR);
 #else
-constexpr const char *video_soname = "libopencv_video.so." CI_STRING(CV_VERSION_MAJOR) CI_STRING(CV_VERSION_MINOR);
+constexpr const char *video_soname = "libopencv_video.so." ON_DEMAND_STRING(CV_VERSION_MAJOR) ON_DEMAND_STRING(CV_VERSION_MINOR);
 #endif
 
-// The real function named `name`, opening OpenCV on the first call. ci_create checks first
-// that the library opens (ci::opencv_available), so that a machine without it gets an error
-// it can report; a function missing from a library that opened ends the process with status
-// 127, as the system's loader would at start.
+// The real function named `name`, found in OpenCV on the first call (`on_demand_symbol`).
+// ci_create checks first that the library opens (ci::opencv_available), so that a machine
+// without it gets an error it can report; a function missing from a library that opened ends
+// the process with status 127, as the system's loader would at start.
 void *real_function(std::atomic<void *> &slot, const char *name) {
     void *address = slot.load(std::memory_order_acquire);
     if (address) return address;
-    void *library = dlopen(video_soname, RTLD_NOW | RTLD_LOCAL);
-    address = library ? dlsym(library, name) : nullptr;
-    if (!address) {
-        const char *reason = dlerror();
-        std::fprintf(stderr, "slomo: cannot use %s from %s (%s); install slomo's libraries with scripts/setup\n", name,
-                     video_soname, reason ? reason : "unknown reason");
-        _exit(127);
-    }
+    address = on_demand_symbol(video_soname, name);
     slot.store(address, std::memory_order_release);
     return address;
 }
@@ -54,8 +43,8 @@ void *real_function(std::atomic<void *> &slot, const char *name) {
 } // namespace
 
 bool ci::opencv_available(std::string &message) {
-    if (dlopen(video_soname, RTLD_NOW | RTLD_LOCAL)) return true;
-    const char *reason = dlerror();
+    const char *reason = nullptr;
+    if (on_demand_open(video_soname, &reason)) return true;
     message = std::string("cannot open OpenCV's ") + video_soname + " (" + (reason ? reason : "unknown reason")
         + "); install slomo's libraries with scripts/setup";
     return false;

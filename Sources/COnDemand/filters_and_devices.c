@@ -4,7 +4,6 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#define SONAME(library, major) "lib" #library ".so." AV_STRINGIFY(major)
 #define COUNT(array) (int)(sizeof(array) / sizeof((array)[0]))
 
 /// One library opened on first use: opened once, then whether it opened and why not.
@@ -19,9 +18,10 @@ typedef struct OnDemandLibrary {
 static void open_library(OnDemandLibrary *library, const char *soname, const char *const *names,
                          void **slots, int count) {
     library->status = -1;
-    void *handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+    const char *reason = NULL;
+    void *handle = on_demand_open(soname, &reason);
     if (!handle) {
-        snprintf(library->error, sizeof(library->error), "cannot open %s (%s)", soname, dlerror());
+        snprintf(library->error, sizeof(library->error), "cannot open %s (%s)", soname, reason);
         return;
     }
     for (int index = 0; index < count; index++) {
@@ -55,7 +55,7 @@ static void open_filters(void) {
     };
     _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(SlomoFilterFunctions),
                    "one name per field of SlomoFilterFunctions");
-    open_library(&filters, SONAME(avfilter, LIBAVFILTER_VERSION_MAJOR), names,
+    open_library(&filters, ON_DEMAND_SONAME(avfilter, LIBAVFILTER_VERSION_MAJOR), names,
                  (void **)&filter_functions, COUNT(names));
 }
 
@@ -77,7 +77,7 @@ static void open_devices(void) {
     } found;
     _Static_assert(sizeof(names) / sizeof(names[0]) * sizeof(void *) == sizeof(found),
                    "one name per function pointer");
-    open_library(&devices, SONAME(avdevice, LIBAVDEVICE_VERSION_MAJOR), names, (void **)&found, COUNT(names));
+    open_library(&devices, ON_DEMAND_SONAME(avdevice, LIBAVDEVICE_VERSION_MAJOR), names, (void **)&found, COUNT(names));
     if (devices.status != 0) return;
     found.register_all();
     device_functions = found.functions;

@@ -131,7 +131,7 @@ final class AudioEncoderLanes: AudioBlockEncoding {
         var offset = 0
         while offset < count {
             let step = min(count - offset, Int(Self.stepFrames * Self.packetSamples))
-            try feed(channels.map { Array($0[offset..<offset + step]) })
+            try feed(channels, frames: offset..<offset + step)
             offset += step
         }
         return try collect(waiting: false)
@@ -146,8 +146,10 @@ final class AudioEncoderLanes: AudioBlockEncoding {
     /// At most this many packets' samples are fed at once.
     private static let stepFrames: Int64 = 4
 
-    private func feed(_ channels: [[Float]]) throws {
-        let end = position + Int64(channels[0].count)
+    /// Feeds `frames` of `channels`, the next samples of the track, to the segments they belong to.
+    private func feed(_ channels: [[Float]], frames: Range<Int>) throws {
+        let first = position - Int64(frames.lowerBound)    // the track's sample at channels' index 0
+        let end = position + Int64(frames.count)
         while inputRange(of: nextToStart).lowerBound < end {
             let segment = nextToStart
             try send(.start(segment: segment, inputStart: inputRange(of: segment).lowerBound,
@@ -160,7 +162,7 @@ final class AudioEncoderLanes: AudioBlockEncoding {
             let range = inputRange(of: segment)
             let from = max(position, range.lowerBound), to = min(end, range.upperBound)
             if from < to {
-                try send(.samples(channels.map { Array($0[Int(from - position)..<Int(to - position)]) }), to: segment)
+                try send(.samples(channels.map { Array($0[Int(from - first)..<Int(to - first)]) }), to: segment)
             }
             if end >= range.upperBound { try send(.finish(keepsTail: false), to: segment) }
         }

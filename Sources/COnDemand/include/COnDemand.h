@@ -16,6 +16,7 @@
 // FFmpeg's declarations come through the CFFmpeg module, so that Swift sees one definition
 // of every FFmpeg type (a second copy here would hide the first from code importing CFFmpeg).
 #include "../../CFFmpeg/shim.h"
+#include "OnDemandLoader.h"
 
 /// The libavfilter functions slomo calls.
 typedef struct SlomoFilterFunctions {
