@@ -19,9 +19,15 @@ public struct BatchJob: Codable, Hashable, Sendable {
     public let inputIdentity: FileIdentity
     /// Where it was asked for (`batch.yaml:12: jobs[2]`).
     public let place: ManifestPlace
+    /// The jobs that must have ended before this one runs (a chunked export's join waits for
+    /// its chunks and its audio); absent from `plan.json` for a job that waits for none.
+    private let after: [Int]?
+
+    /// The indices of the jobs this one waits for.
+    public var dependencies: [Int] { after ?? [] }
 
     init(index: Int, command: JobCommand, input: String, output: String, options: [String], overwrite: Bool,
-         inputIdentity: FileIdentity, place: ManifestPlace) {
+         inputIdentity: FileIdentity, place: ManifestPlace, dependencies: [Int] = []) {
         self.index = index
         self.command = command
         self.input = input
@@ -30,9 +36,16 @@ public struct BatchJob: Codable, Hashable, Sendable {
         self.overwrite = overwrite
         self.inputIdentity = inputIdentity
         self.place = place
+        after = dependencies.isEmpty ? nil : dependencies
         let settings = [input, String(inputIdentity.bytes), String(inputIdentity.modifiedNanoseconds), command.rawValue, output]
             + options
         id = String(FileDigest.sha256(text: settings.joined(separator: "\u{0}")).prefix(16))
+    }
+
+    /// The same job at another place in the plan.
+    func numbered(_ index: Int) -> BatchJob {
+        BatchJob(index: index, command: command, input: input, output: output, options: options, overwrite: overwrite,
+                 inputIdentity: inputIdentity, place: place, dependencies: dependencies)
     }
 
     /// The command line the job runs, without the executable: `retime IN --section … -o OUT`.

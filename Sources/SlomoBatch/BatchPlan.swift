@@ -24,4 +24,20 @@ public struct BatchPlan: Codable, Hashable, Sendable {
         }
         return jobs[index]
     }
+
+    /// `jobs` in the order they can run: first those that wait for none of them, then those
+    /// that wait only for the first, and so on (a chunked export's join after its chunks).
+    static func waves(of jobs: [BatchJob]) -> [[BatchJob]] {
+        var waves: [[BatchJob]] = []
+        var left = jobs
+        while !left.isEmpty {
+            let open = Set(left.map(\.index))
+            let ready = left.filter { $0.dependencies.allSatisfy { !open.contains($0) } }
+            precondition(!ready.isEmpty, "a plan's jobs wait for each other in a circle")
+            let readyIndices = Set(ready.map(\.index))
+            waves.append(ready)
+            left.removeAll { readyIndices.contains($0.index) }
+        }
+        return waves
+    }
 }

@@ -3,7 +3,8 @@
 public struct BatchStatus: Sendable {
     /// A job's state.
     public enum State: String, Codable, Sendable, CaseIterable {
-        /// Its result says done and its output is the file it wrote.
+        /// Its result says done and its output is the file it wrote (or, for a chunk, its
+        /// join is done: the chunk is not needed any more).
         case done
         case failed
         /// Done once, but its output has since gone or changed: it runs again.
@@ -37,7 +38,7 @@ public struct BatchStatus: Sendable {
             let result = runFolder.result(of: job)
             let state: State
             switch (result?.status, queued[job.index]) {
-            case (.done?, _): state = result!.outputLooksIntact ? .done : .changed
+            case (.done?, _): state = result!.outputLooksIntact || !runFolder.outputNeeded(job, in: plan) ? .done : .changed
             case (.failed?, nil): state = .failed
             case (_, "RUNNING"?), (_, "COMPLETING"?): state = .running
             case (_, _?): state = .queued

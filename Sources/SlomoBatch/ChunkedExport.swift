@@ -3,10 +3,10 @@ import Foundation
 /// One long constant-frame-rate export cut into chunks, as a batch: a job a chunk renders the
 /// output frames `[n0, n1)` alone into a piece (`slomo export … --chunk n0-n1`), one job beside
 /// them renders the whole output's audio once (`--chunk-audio`, kept exactly), and a last job
-/// joins the pieces and encodes that audio (`--join-piece`, `--join-audio`). The run folder
-/// keeps finished pieces with their SHA-256, so a resumed export renders only what is missing;
-/// on Slurm the pieces and the audio are an array and the join a job that waits for it
-/// (`afterok`).
+/// joins the pieces and that audio (`--join-piece`, `--join-audio`) once they are all done. The
+/// run folder keeps finished pieces with their SHA-256, so a resumed export renders only what is
+/// missing; on Slurm the pieces and the audio are an array and the join a job that waits for
+/// their tasks (`afterany`).
 public struct ChunkedExport: Sendable {
     public let runFolder: RunFolder
     public let plan: BatchPlan
@@ -17,8 +17,6 @@ public struct ChunkedExport: Sendable {
     public var audioJob: BatchJob? { plan.jobs.first { $0.options.contains("--chunk-audio") } }
     /// The job that joins them into the output.
     public var joinJob: BatchJob { plan.jobs.last! }
-    /// Every job the join waits for.
-    public var workJobs: [BatchJob] { Array(plan.jobs.dropLast()) }
 
     /// Plans the export of `input` (run as `slomo export INPUT options…`) to `output` in chunks
     /// of `frameRanges`, in `runFolder`; when the folder already holds this very plan (the same
@@ -30,25 +28,9 @@ public struct ChunkedExport: Sendable {
         let source = InputExpansion.absolutePath(input, in: base)
         guard let identity = FileIdentity(of: source) else { throw BatchError(.invalidPlan, "\(input): does not exist or is not a file") }
         let folder = RunFolder(path)
-        let pieces = frameRanges.enumerated().map { number, frames in
-            (frames, "\(folder.path)/pieces/piece-\(String(format: "%04d", number))-\(frames.lowerBound)-\(frames.upperBound).nut")
-        }
-        var jobs = pieces.enumerated().map { number, piece in
-            BatchJob(index: number, command: .export, input: source, output: piece.1,
-                     options: options + ["--chunk", "\(piece.0.lowerBound)-\(piece.0.upperBound)"], overwrite: true,
-                     inputIdentity: identity,
-                     place: ManifestPlace(file: "chunked export", line: nil, path: "chunk \(number + 1) of \(frameRanges.count)"))
-        }
-        let rendered = "\(folder.path)/pieces/audio.nut"
-        if audio {
-            jobs.append(BatchJob(index: jobs.count, command: .export, input: source, output: rendered, options: options + ["--chunk-audio"],
-                                 overwrite: true, inputIdentity: identity, place: ManifestPlace(file: "chunked export", line: nil, path: "audio")))
-        }
-        jobs.append(BatchJob(index: jobs.count, command: .export, input: source, output: InputExpansion.absolutePath(output, in: base),
-                             options: options + pieces.flatMap { ["--join-piece", "\($0.1):\($0.0.lowerBound)-\($0.0.upperBound)"] }
-                                + (audio ? ["--join-audio", rendered] : []),
-                             overwrite: overwrite, inputIdentity: identity,
-                             place: ManifestPlace(file: "chunked export", line: nil, path: "join")))
+        let jobs = Self.jobs(input: source, identity: identity, options: options, output: InputExpansion.absolutePath(output, in: base),
+                             overwrite: overwrite, frameRanges: frameRanges, audio: audio, piecesFolder: folder.path + "/pieces",
+                             firstIndex: 0) { ManifestPlace(file: "chunked export", line: nil, path: $0) }
         let plan = BatchPlan(manifest: "chunked export", jobs: jobs)
         if FileManager.default.fileExists(atPath: folder.planPath) {
             guard try folder.plan().jobs.map(\.id) == jobs.map(\.id) else {
@@ -64,6 +46,73 @@ public struct ChunkedExport: Sendable {
             throw BatchError(.invalidRunFolder, "\(created.path)/pieces: could not be made: \(error.localizedDescription)")
         }
         return ChunkedExport(runFolder: created, plan: plan)
+    }
+
+    /// The jobs of one export in chunks, numbered from `firstIndex`: a job a chunk, rendering
+    /// its frames into `piecesFolder`; the audio's job when `audio`; and the join, which waits
+    /// for them all. `place` says where each was asked for, given its part (`chunk 2 of 3`,
+    /// `audio`, `join`). A batch job with `--chunks` becomes these jobs too (`BatchPlanner`).
+    static func jobs(input: String, identity: FileIdentity, options: [String], output: String, overwrite: Bool,
+                     frameRanges: [Range<Int>], audio: Bool, piecesFolder: String, firstIndex: Int,
+                     place: (String) -> ManifestPlace) -> [BatchJob] {
+        let pieces = frameRanges.enumerated().map { number, frames in
+            (frames: "\(frames.lowerBound)-\(frames.upperBound)",
+             path: "\(piecesFolder)/piece-\(String(format: "%04d", number))-\(frames.lowerBound)-\(frames.upperBound).nut")
+        }
+        var jobs: [BatchJob] = []
+        func add(output: String, options extra: [String], overwrite: Bool = true, part: String, waitsForAll: Bool = false) {
+            jobs.append(BatchJob(index: firstIndex + jobs.count, command: .export, input: input, output: output, options: options + extra,
+                                 overwrite: overwrite, inputIdentity: identity, place: place(part),
+                                 dependencies: waitsForAll ? jobs.map(\.index) : []))
+        }
+        for (number, piece) in pieces.enumerated() {
+            add(output: piece.path, options: ["--chunk", piece.frames], part: "chunk \(number + 1) of \(pieces.count)")
+        }
+        let rendered = "\(piecesFolder)/audio.nut"
+        if audio { add(output: rendered, options: ["--chunk-audio"], part: "audio") }
+        let joining = pieces.flatMap { ["--join-piece", "\($0.path):\($0.frames)"] } + (audio ? ["--join-audio", rendered] : [])
+        add(output: output, options: joining, overwrite: overwrite, part: "join", waitsForAll: true)
+        return jobs
+    }
+
+    /// How an export is cut: what `slomo export … --chunks K --dry-run --print-chunks` prints
+    /// for `slomo batch plan`, which makes a batch job with `--chunks` these jobs.
+    public struct Layout: Codable, Sendable {
+        /// The output's frame count.
+        public let frames: Int
+        /// Each chunk's output frames `[n0, n1)`, in order.
+        public let ranges: [Range<Int>]
+        /// True when the export has audio (rendered by a job of its own).
+        public let audio: Bool
+
+        public init(frames: Int, ranges: [Range<Int>], audio: Bool) {
+            self.frames = frames
+            self.ranges = ranges
+            self.audio = audio
+        }
+    }
+
+    /// The options that cut an export into chunks, with a value each (`--chunks 4`,
+    /// `--chunk-seconds=120`); a batch job's chunks are its plan's jobs.
+    static let chunkingOptions: Set<String> = ["--chunks", "--chunk-seconds"]
+
+    /// The options that say where and how a standalone chunked export runs, which a batch's
+    /// engine decides for its jobs' chunks.
+    static let runOptions: Set<String> = ["--engine", "--run", "--jobs", "--keep-chunks", "--sbatch-arg", "--max-parallel",
+                                         "--wait", "--assume-shared"]
+
+    /// `options` without the options that cut it into chunks; nil when there were none.
+    static func unchunked(_ options: [String]) -> [String]? {
+        var kept: [String] = []
+        var rest = options[...]
+        var chunked = false
+        while let option = rest.popFirst() {
+            let name = String(option.prefix { $0 != "=" })
+            guard chunkingOptions.contains(name) else { kept.append(option); continue }
+            chunked = true
+            if !option.contains("=") { _ = rest.popFirst() }
+        }
+        return chunked ? kept : nil
     }
 
     /// What a finished chunked export took.
@@ -89,17 +138,10 @@ public struct ChunkedExport: Sendable {
     public func runHere(slomo: String, parallelJobs: Int, interruption: JobInterruption,
                         progress: @escaping @Sendable (BatchProgress) -> Void) throws -> Summary? {
         let engine = LocalEngine(runFolder: runFolder, slomo: slomo, parallelJobs: parallelJobs)
-        let pending = runFolder.pendingJobs(of: plan, retryFailed: true).filter { $0.index != joinJob.index }
-        let work = BatchPlan(manifest: plan.manifest, jobs: workJobs)
-        let rendered = try engine.run(pending, of: work, interruption: interruption, progress: progress)
+        _ = try engine.run(runFolder.pendingJobs(of: plan, retryFailed: true), of: plan, interruption: interruption, progress: progress)
         guard interruption.signal == nil else { return nil }
-        guard rendered.failed == 0 else { throw failure(of: workJobs) }
-        switch try engine.executor.execute(joinJob, interruption: interruption) {
-        case .interrupted: return nil
-        case .alreadyDone(let result), .ran(let result):
-            guard result.status == .done, let summary else { throw failure(of: [joinJob]) }
-            return summary
-        }
+        guard let summary else { throw failure }
+        return summary
     }
 
     /// What the finished export took, from the run folder's results; nil until the join is done.
@@ -108,19 +150,9 @@ public struct ChunkedExport: Sendable {
         return Summary(join: join, pieces: pieceJobs.compactMap { runFolder.result(of: $0) }, audio: audioJob.flatMap { runFolder.result(of: $0) })
     }
 
-    /// Submits the missing pieces (and the audio) as a Slurm array and the join as a job that
-    /// starts once every one has succeeded (`--dependency=afterok`).
-    public func submit(to engine: SlurmEngine) throws(BatchError) -> [SlurmEngine.Submission] {
-        let queued = try engine.queuedTasks()
-        let pending = runFolder.pendingJobs(of: plan, retryFailed: true).filter { queued[$0.index] == nil }
-        let pieces = try engine.submit(pending.filter { $0.index != joinJob.index })
-        guard pending.contains(where: { $0.index == joinJob.index }) else { return pieces }
-        return pieces + (try engine.submit([joinJob], after: pieces.compactMap(\.jobId)))
-    }
-
-    /// A `.engineFailed` naming the first failed job of `jobs` and its message.
-    private func failure(of jobs: [BatchJob]) -> BatchError {
-        let failed = jobs.first { runFolder.result(of: $0)?.status == .failed }
+    /// A `.engineFailed` naming the first job that failed and its message.
+    private var failure: BatchError {
+        let failed = plan.jobs.first { runFolder.result(of: $0)?.status == .failed }
         let result = failed.flatMap { runFolder.result(of: $0) }
         return BatchError(.engineFailed, "\(failed?.place.path ?? "a chunk") failed: \(result?.message ?? "see \(runFolder.logsFolder)")")
     }

@@ -16,6 +16,9 @@ public struct JobExecutor: Sendable {
         case ran(JobResult)
         /// A signal stopped it: no result was recorded, its output was not written.
         case interrupted(signal: Int32)
+        /// Jobs it waits for have not ended well yet (cancelled, killed, or their outputs gone):
+        /// nothing ran, no result was recorded, it stays pending.
+        case waiting(for: [BatchJob])
     }
 
     public let runFolder: RunFolder
@@ -30,7 +33,8 @@ public struct JobExecutor: Sendable {
         self.engine = engine
     }
 
-    /// Runs `job` unless it is done; `interruption` stops it.
+    /// Runs `job` unless it is done; `interruption` stops it. A job that waits for others runs
+    /// once they are all done; when one of them failed, it fails too, naming it.
     public func execute(_ job: BatchJob, interruption: JobInterruption) throws -> Outcome {
         let previous = runFolder.result(of: job)
         if let previous, previous.status == .done, let output = previous.output,
@@ -38,6 +42,17 @@ public struct JobExecutor: Sendable {
             return .alreadyDone(previous)
         }
         guard interruption.signal == nil else { return .interrupted(signal: interruption.signal!) }
+        if !job.dependencies.isEmpty {
+            let plan = try runFolder.plan()
+            let awaited = try job.dependencies.map { index throws(BatchError) in try plan.job(at: index) }
+            if let failed = awaited.first(where: { runFolder.result(of: $0)?.status == .failed }) {
+                let message = "not run: it waits for job \(failed.index) (\(failed.place.path)), which failed: "
+                    + (runFolder.result(of: failed)?.message ?? "see its log")
+                return .ran(try record(failureOf: job, message: message, attempt: (previous?.attempt ?? 0) + 1))
+            }
+            let open = awaited.filter { runFolder.result(of: $0)?.outputLooksIntact != true }
+            if !open.isEmpty { return .waiting(for: open) }
+        }
         var warnings: [String] = []
         if let now = FileIdentity(of: job.input), now != job.inputIdentity {
             warnings.append("\(job.input): changed since the batch was planned (\(job.inputIdentity.bytes) → \(now.bytes) bytes); "
@@ -81,6 +96,16 @@ public struct JobExecutor: Sendable {
         try runFolder.record(result, of: job)
         Self.append("== \(result.status.rawValue) in \(result.wallSeconds) s\n", to: log)
         return .ran(result)
+    }
+
+    /// Records that `job` failed without running, for `message`.
+    private func record(failureOf job: BatchJob, message: String, attempt: Int) throws -> JobResult {
+        let result = JobResult(index: job.index, id: job.id, status: .failed, exitStatus: 1, message: message, warnings: [],
+                               output: nil, wallSeconds: 0, cpuSeconds: 0, peakMemoryBytes: 0, host: Self.host, engine: engine,
+                               engineJobIds: Self.engineJobIds, finishedAt: Self.now(), attempt: attempt)
+        try runFolder.record(result, of: job)
+        Self.append("== slomo batch: job \(job.index) (\(job.id)), attempt \(attempt): \(message)\n", to: runFolder.logPath(of: job))
+        return result
     }
 
     /// SIGINT or SIGTERM when they ended the command (by the signal, or by slomo's 130 or 143

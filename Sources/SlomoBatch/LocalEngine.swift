@@ -51,12 +51,12 @@ public struct LocalEngine: Sendable {
         }
         report(initial)
         let executor = executor
-        WorkLanes.run(jobs.count, lanes: parallelJobs, name: "batch job") { position in
+        @Sendable func run(_ job: BatchJob) -> Bool {
             guard interruption.signal == nil else { return false }
             changed { $0.running += 1 }
             let outcome: JobExecutor.Outcome
             do {
-                outcome = try executor.execute(jobs[position], interruption: interruption)
+                outcome = try executor.execute(job, interruption: interruption)
             } catch {
                 state.withLock { $0.failure = $0.failure ?? error }
                 changed { $0.running -= 1; $0.failed += 1 }
@@ -72,10 +72,13 @@ public struct LocalEngine: Sendable {
                     $0.running -= 1
                     if result.status == .done { $0.done += 1 } else { $0.failed += 1 }
                 }
-            case .interrupted:
+            case .interrupted, .waiting:
                 changed { $0.running -= 1 }
             }
             return interruption.signal == nil
+        }
+        for wave in BatchPlan.waves(of: jobs) where interruption.signal == nil && state.read(\.failure) == nil {
+            WorkLanes.run(wave.count, lanes: parallelJobs, name: "batch job") { run(wave[$0]) }
         }
         if let failure = state.read(\.failure) { throw failure }
         return state.read(\.progress)

@@ -13,6 +13,9 @@ public struct SlurmEngine: Sendable {
         /// The job index of task id 0.
         public let offset: Int
         public let indices: [Int]
+        /// The scripts of the submissions whose tasks it waits for (`--dependency=afterany:`);
+        /// absent for one that waits for none.
+        public let follows: [String]?
     }
 
     public let runFolder: RunFolder
@@ -52,15 +55,37 @@ public struct SlurmEngine: Sendable {
     }
 
     /// Submits the plan's jobs without a good result (failed ones too with `retryFailed`) that
-    /// Slurm does not already hold from an earlier submission.
+    /// Slurm does not already hold from an earlier submission: those that wait for no other
+    /// as arrays, and each that waits for others (a chunked export's join) as a job that
+    /// starts once their tasks have ended (`--dependency=afterany:ARRAY_TASK…`; the job then
+    /// fails, naming the one that failed, or stays pending when one was cancelled).
     public func submitPending(of plan: BatchPlan, retryFailed: Bool, emitOnly: Bool = false) throws(BatchError) -> [Submission] {
         let queued = emitOnly ? [:] : try queuedTasks()
-        return try submit(runFolder.pendingJobs(of: plan, retryFailed: retryFailed).filter { queued[$0.index] == nil }, emitOnly: emitOnly)
+        let pending = runFolder.pendingJobs(of: plan, retryFailed: retryFailed).filter { queued[$0.index] == nil }
+        let waves = BatchPlan.waves(of: pending)
+        guard let first = waves.first else { return [] }
+        var submissions = try submit(first, emitOnly: emitOnly)
+        let earlier = Self.submissions(in: runFolder).filter { $0.jobId != nil }
+        for job in waves.dropFirst().joined() {
+            // Where each job it waits for is: submitted just now, or still queued from before
+            // (one that is neither has ended already).
+            let holders = job.dependencies.compactMap { index -> (index: Int, submission: Submission)? in
+                let holder = submissions.last { $0.indices.contains(index) }
+                    ?? (queued[index] == nil ? nil : earlier.last { $0.indices.contains(index) })
+                return holder.map { (index, $0) }
+            }
+            let tasks = holders.compactMap { held in held.submission.jobId.map { "\($0)_\(held.index - held.submission.offset)" } }
+            let follows = Set(holders.map(\.submission.script)).sorted()
+            submissions += try submit([job], after: tasks, follows: follows, emitOnly: emitOnly)
+        }
+        return submissions
     }
 
-    /// Writes the array scripts for `jobs` and, unless `emitOnly`, submits them; with `after`,
-    /// they start only once those Slurm jobs have all succeeded.
-    public func submit(_ jobs: [BatchJob], after: [String] = [], emitOnly: Bool = false) throws(BatchError) -> [Submission] {
+    /// Writes the array scripts for `jobs` and, unless `emitOnly`, submits them; with `after`
+    /// (Slurm job ids, or array tasks as `ID_TASK`), they start only once those have ended.
+    /// `follows` names the scripts of those submissions.
+    public func submit(_ jobs: [BatchJob], after: [String] = [], follows: [String] = [],
+                       emitOnly: Bool = false) throws(BatchError) -> [Submission] {
         guard !jobs.isEmpty else { return [] }
         let limit = try tools.maxArraySize()
         let groups = Dictionary(grouping: jobs.map(\.index)) { $0 / limit * limit }
@@ -71,7 +96,7 @@ public struct SlurmEngine: Sendable {
             number += 1
             let script = SlurmArrayScript(number: number, runFolder: runFolder, slomo: slomo, offset: offset,
                                           indices: groups[offset]!.sorted(), maxParallel: maxParallel,
-                                          sbatchArguments: sbatchArguments + (after.isEmpty ? [] : ["--dependency=afterok:" + after.joined(separator: ":")]))
+                                          sbatchArguments: sbatchArguments + (after.isEmpty ? [] : ["--dependency=afterany:" + after.joined(separator: ":")]))
             do {
                 try FileManager.default.createDirectory(atPath: runFolder.slurmFolder, withIntermediateDirectories: true)
                 try runFolder.writeAtomically(Data(script.text.utf8), to: script.path)
@@ -84,7 +109,8 @@ public struct SlurmEngine: Sendable {
                 let answer = try tools.run("sbatch", ["--parsable", script.path])
                 jobId = answer.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ";").first.map(String.init)
             }
-            submissions.append(Submission(script: script.path, jobId: jobId, offset: offset, indices: script.indices))
+            submissions.append(Submission(script: script.path, jobId: jobId, offset: offset, indices: script.indices,
+                                          follows: follows.isEmpty ? nil : follows))
         }
         if !emitOnly { try record(submissions) }
         return submissions

@@ -18,8 +18,12 @@ struct BatchExecCommand: ParsableCommand {
               slomo batch exec runs/match --index 3
               SLURM_ARRAY_TASK_ID=3 slomo batch exec runs/match
 
-            Exit status: 0 done (or done already), 1 the job failed, 64 usage (no such index), \
-            130 interrupted (143 on SIGTERM, as scancel sends): no result is written then.
+            A job that waits for others (a chunked export's join) runs once they are done; if \
+            one failed, it fails naming it; if one has not ended (cancelled), nothing runs.
+
+            Exit status: 0 done (or done already), 1 the job failed (or waits for jobs not done: \
+            no result is written then), 64 usage (no such index), 130 interrupted (143 on \
+            SIGTERM, as scancel sends): no result is written then.
             """)
 
     @Argument(help: "The run folder.", completion: .directory)
@@ -44,6 +48,10 @@ struct BatchExecCommand: ParsableCommand {
             print("job \(index): done in \(result.wallSeconds) s: \(job.output)")
         case .ran(let result):
             printError("Error: job \(index) (\(job.input)): \(result.message ?? "failed")")
+            throw ExitCode(ExitStatus.failed)
+        case .waiting(let jobs):
+            let names = jobs.map { "\($0.index) (\($0.place.path))" }.joined(separator: ", ")
+            printError("Error: job \(index) waits for job(s) \(names), not done yet: nothing ran, no result written, it stays pending")
             throw ExitCode(ExitStatus.failed)
         case .interrupted(let signal):
             printError("job \(index): stopped; no result written, it stays pending")

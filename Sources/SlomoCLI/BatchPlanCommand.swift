@@ -18,6 +18,10 @@ struct BatchPlanCommand: ParsableCommand {
               slomo batch plan 'takes/*.MOV' --section 2-4x0.25 -o 'out/{stem}-slow.mov' --run runs/takes
               slomo batch plan 'takes/*.MOV' --command export --section 2-4x0.25 --cfr 30 -o 'out/{stem}.mp4' --run runs/takes30
 
+            An export with --chunks K (chunks: K in a manifest) becomes a job a chunk, one for \
+            its audio and a join that waits for them, so the engine spreads a long take's chunks:
+              slomo batch plan 'night/*.mov' --command export --cfr 30 --chunks 8 -o 'out/{stem}-30.mp4' --run runs/night
+
             Every job is checked the way --dry-run checks one command (inputs open, sections fit, \
             options and codecs are valid), outputs may collide neither with each other nor with \
             an input, and existing outputs are kept unless --overwrite (or the manifest's \
@@ -71,7 +75,7 @@ struct BatchPlanCommand: ParsableCommand {
             manifest = BatchManifest(pattern: source, command: command, options: commandOptions, output: output!, overwrite: overwrite)
             folder = runFolder!
         }
-        let plan = try BatchPlanner(slomo: Batch.executable).plan(manifest)
+        let plan = try BatchPlanner(slomo: Batch.executable).plan(manifest, runFolder: folder)
         let runFolder = try RunFolder.create(at: folder, plan: plan)
         print("planned \(plan.jobs.count) job(s) in \(runFolder.path)")
         print("run them with: slomo batch run \(folder)")

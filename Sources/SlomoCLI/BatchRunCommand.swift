@@ -79,7 +79,8 @@ struct BatchRunCommand: ParsableCommand {
         let interrupt = Interrupt { [interruption] in interruption.interrupt(SIGINT) }
         let pending = folder.pendingJobs(of: plan, retryFailed: retryFailed)
         if !progressOptions.quiet, progressOptions.style != .json {
-            printError("running \(pending.count) of \(plan.jobs.count) job(s), \(engine.parallelJobs) at a time")
+            printError(pending.isEmpty ? "nothing to run: every job has a result (slomo batch status \(runFolder))"
+                       : "running \(pending.count) of \(plan.jobs.count) job(s), \(engine.parallelJobs) at a time")
         }
         let final = try engine.run(pending, of: plan, interruption: interruption) { printer.show($0) }
         printer.finish(final)
@@ -101,6 +102,9 @@ struct BatchRunCommand: ParsableCommand {
             let jobs = "\(submission.indices.count) job(s)"
             if let id = submission.jobId {
                 print("submitted \(submission.script) as Slurm job \(id) (\(jobs))")
+            } else if let follows = submission.follows {
+                print("wrote \(submission.script) (\(jobs)); submit it once the jobs of \(follows.joined(separator: " and ")) have ended: "
+                      + "sbatch --dependency=afterany:ARRAY_ID \(submission.script)")
             } else {
                 print("wrote \(submission.script) (\(jobs)); submit it with: sbatch \(submission.script)")
             }

@@ -39,6 +39,9 @@ struct ChunkOptions: ParsableArguments {
     @Option(name: .customLong("join-audio"), help: ArgumentHelp("The join's audio, rendered by a --chunk-audio job.", visibility: .hidden))
     var joinAudio: String?
 
+    @Flag(name: .customLong("print-chunks"), help: ArgumentHelp("With --dry-run: print the chunks as JSON (for slomo batch plan).", visibility: .hidden))
+    var printChunks = false
+
     /// True when the export is to be split.
     var splits: Bool { chunks != nil || chunkSeconds != nil }
 
@@ -88,7 +91,7 @@ struct ChunkOptions: ParsableArguments {
         let valued: Set<String> = ["-o", "--output", "--run", "--engine", "--chunks", "--chunk-seconds", "--jobs", "--sbatch-arg",
                                    "--max-parallel", "--progress", "--timeline", "--chunk", "--join-piece", "--join-audio"]
         let flags: Set<String> = ["--overwrite", "--keep-chunks", "--wait", "--assume-shared", "-q", "--quiet", "--dry-run",
-                                  "--chunk-audio"]
+                                  "--chunk-audio", "--print-chunks"]
         var options: [String] = []
         var rest = arguments.dropFirst()[...]   // the command's name
         var inputSeen = false

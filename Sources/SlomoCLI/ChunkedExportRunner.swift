@@ -15,6 +15,10 @@ enum ChunkedExportRunner {
         let ranges = options.ranges(frames: frames, frameRate: frameRate)
         let folder = options.runFolder ?? session.outputPath + ".chunks"
         let rangeText = ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
+        if dryRun && options.printChunks {
+            let layout = ChunkedExport.Layout(frames: frames, ranges: ranges, audio: session.composition.hasAudio)
+            return print(String(decoding: try JSONEncoder().encode(layout), as: UTF8.self))
+        }
         if dryRun {
             print("would render \(frames) frames at \(frameRate) fps in \(ranges.count) chunk(s) (\(rangeText)) in \(folder), then join them")
             return
@@ -40,7 +44,7 @@ enum ChunkedExportRunner {
             printError("stopped; finished chunks are kept in \(chunked.runFolder.path): run the same command again to go on")
             throw interrupt.exitCode ?? ExitCode(130)
         }
-        var final = BatchProgress(total: chunked.workJobs.count)
+        var final = BatchProgress(total: chunked.plan.jobs.count)
         final.done = final.total
         printer.finish(final)
         if !options.keepChunks { try? FileManager.default.removeItem(atPath: chunked.runFolder.path) }
@@ -52,7 +56,7 @@ enum ChunkedExportRunner {
     private static func submit(_ chunked: ChunkedExport, options: ChunkOptions, printer: BatchProgressPrinter, quiet: Bool) throws {
         let engine = try options.slurm.engine(for: chunked.runFolder, quiet: quiet)
         let since = Date()
-        let submissions = try chunked.submit(to: engine)
+        let submissions = try engine.submitPending(of: chunked.plan, retryFailed: true)
         for submission in submissions {
             let what = submission.indices == [chunked.joinJob.index] ? "the join"
                 : "\(chunked.pieceJobs.count) chunk(s)" + (chunked.audioJob == nil ? "" : " and the audio")

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoBatch
 import SlomoTestSupport
 import Synchronization
 import Testing
@@ -136,6 +137,8 @@ extension SlurmEngineTests {
             .filter { $0.hasSuffix(".sh") }.sorted()
         #expect(scripts == ["array-1.sh", "array-2.sh"], "\(scripts)")
         let join = try String(contentsOfFile: folder.appendingPathComponent("slurm.mkv.chunks/slurm/array-2.sh").path, encoding: .utf8)
-        #expect(join.contains("#SBATCH --dependency=afterok:") && join.contains("#SBATCH --array=4"), "the join after 3 chunks and the audio: \(join)")
+        let array = try #require(SlurmEngine.submissions(in: RunFolder(folder.appendingPathComponent("slurm.mkv.chunks").path)).first?.jobId)
+        #expect(join.contains("#SBATCH --dependency=afterany:\(array)_0:\(array)_1:\(array)_2:\(array)_3\n") && join.contains("#SBATCH --array=4"),
+                "the join after the tasks of 3 chunks and the audio: \(join)")
     }
 }
