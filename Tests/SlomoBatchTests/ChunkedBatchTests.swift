@@ -173,3 +173,38 @@ extension SlurmEngineTests {
         #expect(results[5]?.engineJobIds["SLURM_ARRAY_JOB_ID"] == submissions.last?.jobId)
     }
 }
+
+extension SlurmEngineTests {
+    /// One chunk's task cancelled while it runs: the join still starts when the chunks' tasks
+    /// end (afterany), sees the chunk without a result, and writes none itself; running the
+    /// batch again submits exactly that chunk and the join, and the output is the single pass's.
+    @Test func aCancelledChunkLeavesItsJoinPendingAndAResumeFinishesIt() throws {
+        let cluster = try SlurmCluster()
+        let workspace = try ChunkedBatchTests.Workspace("chunked-batch-scancel")
+        let plan = try workspace.plan()
+        let submitted = try workspace.slomo(["batch", "run", "run", "--engine", "slurm", "--max-parallel", "1"], environment: cluster.environment)
+        try #require(submitted.status == 0, "\(submitted.standardError)")
+        let folder = RunFolder(workspace.path("run"))
+        let array = try #require(SlurmEngine.submissions(in: folder).first?.jobId)
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, !(try cluster.run("squeue", ["-h", "-r", "-t", "RUNNING", "-o", "%i"]).standardOutput.contains("\(array)_1")) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        Thread.sleep(forTimeInterval: 0.5)
+        _ = try cluster.run("scancel", ["\(array)_1"])
+        #expect(try cluster.waitUntilIdle())
+        let results = plan.jobs.map { folder.result(of: $0) }
+        print("chunked batch, chunk 1 cancelled: \(results.map { $0?.status.rawValue ?? "none" })")
+        #expect(results[1] == nil && results[5] == nil, "the cancelled chunk and its join have no result")
+        #expect(results[0]?.status == .done && results[2...4].allSatisfy { $0?.status == .done })
+        let joinTask = try String(contentsOfFile: folder.slurmFolder + "/array-2-5.out", encoding: .utf8)
+        #expect(joinTask.contains("waits for job(s) 1 (jobs[1]: chunk 1 of 3), not done yet"), "\(joinTask)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.path("out/take.mkv")))
+
+        let resumed = try workspace.slomo(["batch", "run", "run", "--engine", "slurm", "--wait", "--progress", "none"],
+                                          environment: cluster.environment)
+        #expect(resumed.status == 0, "\(resumed.standardError)")
+        #expect(SlurmEngine.submissions(in: folder).suffix(2).map(\.indices) == [[1], [5]], "only the chunk and its join ran again")
+        try workspace.expectSinglePass()
+    }
+}
