@@ -215,7 +215,8 @@ private struct ClipRenderer {
             return try blended(at: time)
         } catch {
             // A pair the flow engine could not handle: show the picture on screen, as at a cut.
-            owner.warnings.add("interpolate: source \(a.time.doubleSeconds) s shown as is, \(error.detail)")
+            owner.warnings.tally("interpolate: optical flow failed (\(error.detail)); the source picture is shown as is",
+                                 at: "source \(a.time.doubleSeconds) s")
         }
         // A scene cut (or a failed pair) shows the picture on screen.
         return try a.frame.clone()
