@@ -42,9 +42,7 @@ package struct DocumentNode {
                 throw TimeModelError(.unknownKey, "unknown key '\(name)'; expected one of "
                                      + allowed.joined(separator: ", "), subject: child.path)
             }
-            guard values.updateValue(child, forKey: name) == nil else {
-                throw TimeModelError(.invalidValue, "key '\(name)' is given twice", subject: child.path)
-            }
+            values[name] = child     // a key given twice never gets here: Yams refuses the document
         }
         for key in required where values[key] == nil {
             throw TimeModelError(.missingKey, "missing required key '\(key)'", subject: path.isEmpty ? "document" : path)
