@@ -197,3 +197,25 @@ extension AudioBuffer {
         }
     }
 }
+
+extension AudioBuffer {
+    /// Each channel's sample peak: its largest magnitude (not the true peak between samples),
+    /// found eight samples at a time.
+    public var samplePeaks: [Float] {
+        channels.map { samples in
+            samples.withUnsafeBufferPointer { buffer in
+                var high = SIMD8<Float>(repeating: 0), low = SIMD8<Float>(repeating: 0)
+                let whole = buffer.count / 8 * 8
+                if let base = buffer.baseAddress {
+                    let raw = UnsafeRawPointer(base)
+                    for offset in stride(from: 0, to: whole, by: 8) {
+                        let eight = raw.loadUnaligned(fromByteOffset: offset * 4, as: SIMD8<Float>.self)
+                        high = pointwiseMax(high, eight)
+                        low = pointwiseMin(low, eight)
+                    }
+                }
+                return buffer[whole...].reduce(max(high.max(), -low.min())) { max($0, abs($1)) }
+            }
+        }
+    }
+}

@@ -174,20 +174,11 @@ final class AudioTrackExport: Sendable {
         }
     }
 
-    /// Counts the samples of `block` beyond full scale (in a loop without branches, which the
-    /// compiler vectorises: the largest magnitude is that of the loudest sample beyond full
-    /// scale whenever there is one).
+    /// Counts the samples of `block` beyond full scale: its peaks first (eight samples at a
+    /// time), then, only in a channel that goes beyond, the samples that do.
     private static func measureLevel(_ block: AudioBuffer, in encoding: inout sending Encoding) {
-        for channel in block.channels {
-            var over = 0, peak: Float = 0
-            channel.withUnsafeBufferPointer { samples in
-                for x in samples {
-                    over += abs(x) > 1 ? 1 : 0
-                    peak = max(peak, abs(x))
-                }
-            }
-            guard over > 0 else { continue }
-            encoding.overFullScale += over
+        for (channel, peak) in zip(block.channels, block.samplePeaks) where peak > 1 {
+            encoding.overFullScale += channel.count { abs($0) > 1 }
             encoding.peak = max(encoding.peak, peak)
         }
     }
