@@ -16,6 +16,10 @@ package struct DocumentNode {
         let root: Node?
         do {
             root = try Yams.compose(yaml: text)
+        } catch YamlError.duplicatedKeysInMapping(let keys, let context) {
+            // Yams's own text quotes the whole document, however long.
+            let names = keys.map { "'\($0)'" }.joined(separator: ", ")
+            throw TimeModelError(.unparseable, "key \(names) is given twice in one mapping (first on line \(context.mark.line))")
         } catch {
             throw TimeModelError(.unparseable, "not valid YAML or JSON: \(error)")
         }
@@ -42,7 +46,7 @@ package struct DocumentNode {
                 throw TimeModelError(.unknownKey, "unknown key '\(name)'; expected one of "
                                      + allowed.joined(separator: ", "), subject: child.path)
             }
-            values[name] = child     // a key given twice never gets here: Yams refuses the document
+            values[name] = child     // a key given twice never gets here: `init(parsing:)` refuses the document
         }
         for key in required where values[key] == nil {
             throw TimeModelError(.missingKey, "missing required key '\(key)'", subject: path.isEmpty ? "document" : path)
