@@ -25,6 +25,15 @@ public struct BatchPlan: Codable, Hashable, Sendable {
         return jobs[index]
     }
 
+    /// For each job that others wait for, those others (a chunk's join).
+    public var dependents: [Int: [BatchJob]] {
+        var dependents: [Int: [BatchJob]] = [:]
+        for job in jobs {
+            for index in job.dependencies { dependents[index, default: []].append(job) }
+        }
+        return dependents
+    }
+
     /// `jobs` in the order they can run: first those that wait for none of them, then those
     /// that wait only for the first, and so on (a chunked export's join after its chunks).
     static func waves(of jobs: [BatchJob]) -> [[BatchJob]] {

@@ -34,11 +34,13 @@ public struct BatchStatus: Sendable {
     /// Reads `plan`'s results in `runFolder`; `queued` maps job indices to the engine's state
     /// names (`PENDING`, `RUNNING`, …) for jobs it still holds.
     public init(of plan: BatchPlan, in runFolder: RunFolder, queued: [Int: String] = [:]) {
+        let dependents = plan.dependents
         rows = plan.jobs.map { job in
             let result = runFolder.result(of: job)
             let state: State
             switch (result?.status, queued[job.index]) {
-            case (.done?, _): state = result!.outputLooksIntact || !runFolder.outputNeeded(job, in: plan) ? .done : .changed
+            case (.done?, _):
+                state = result!.outputLooksIntact || !runFolder.outputNeeded(by: dependents[job.index] ?? []) ? .done : .changed
             case (.failed?, nil): state = .failed
             case (_, "RUNNING"?), (_, "COMPLETING"?): state = .running
             case (_, _?): state = .queued

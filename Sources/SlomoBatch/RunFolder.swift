@@ -75,8 +75,9 @@ public struct RunFolder: Sendable {
     /// The jobs an engine should run: those without a result, and those whose output is gone
     /// or changed since (unless it is no longer needed); failed ones too with `retryFailed`.
     public func pendingJobs(of plan: BatchPlan, retryFailed: Bool) -> [BatchJob] {
-        plan.jobs.filter { job in
-            guard outputNeeded(job, in: plan) else { return false }
+        let dependents = plan.dependents
+        return plan.jobs.filter { job in
+            guard outputNeeded(by: dependents[job.index] ?? []) else { return false }
             guard let result = result(of: job) else { return true }
             switch result.status {
             case .done: return !result.outputLooksIntact
@@ -85,12 +86,13 @@ public struct RunFolder: Sendable {
         }
     }
 
-    /// False for a job whose output only other jobs read (a chunk of a chunked export) once
-    /// every one of them is done with its output intact: then it need be neither kept nor made
-    /// again (`rm -r RUN/pieces` after the joins is safe).
-    public func outputNeeded(_ job: BatchJob, in plan: BatchPlan) -> Bool {
-        let readers = plan.jobs.filter { $0.dependencies.contains(job.index) }
-        return readers.isEmpty || !readers.allSatisfy { result(of: $0)?.outputLooksIntact == true }
+    /// Whether a job's output is still needed, given the jobs that wait for it (its
+    /// `BatchPlan.dependents`): always for a job no other waits for; for one whose output
+    /// only others read (a chunk of a chunked export), until every one of them is done with its
+    /// output intact. Then it need be neither kept nor made again (`rm -r RUN/pieces` after the
+    /// joins is safe).
+    public func outputNeeded(by dependents: [BatchJob]) -> Bool {
+        dependents.isEmpty || !dependents.allSatisfy { result(of: $0)?.outputLooksIntact == true }
     }
 
     /// `data` at `path`, whole or not at all; an existing file is replaced.

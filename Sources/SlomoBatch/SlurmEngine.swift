@@ -82,10 +82,10 @@ public struct SlurmEngine: Sendable {
     }
 
     /// Writes the array scripts for `jobs` and, unless `emitOnly`, submits them; with `after`
-    /// (Slurm job ids, or array tasks as `ID_TASK`), they start only once those have ended.
-    /// `follows` names the scripts of those submissions.
-    public func submit(_ jobs: [BatchJob], after: [String] = [], follows: [String] = [],
-                       emitOnly: Bool = false) throws(BatchError) -> [Submission] {
+    /// (array tasks as `ID_TASK`), they start only once those have ended. `follows` names the
+    /// scripts of those submissions.
+    private func submit(_ jobs: [BatchJob], after: [String] = [], follows: [String] = [],
+                        emitOnly: Bool) throws(BatchError) -> [Submission] {
         guard !jobs.isEmpty else { return [] }
         let limit = try tools.maxArraySize()
         let groups = Dictionary(grouping: jobs.map(\.index)) { $0 / limit * limit }
