@@ -10,7 +10,9 @@ import SlomoMedia
 /// long as the composition to the sample, and nothing drifts however many clips there are.
 /// At each join the earlier part fades out and the later one fades in over `fadeSeconds`
 /// (raised cosine), so a cut between unrelated sounds does not click. With `pitch` (in
-/// semitones), every frequency is moved and the length kept (`PitchStage`).
+/// semitones), every frequency is moved and the length kept: the parts render at a sample rate
+/// the shift's ratio away from the track's and their samples are taken at the track's, or
+/// (engines whose pieces join well only at the source's rate) `PitchStage` resamples them.
 package final class JoinedAudio {
     /// The track's format: planar float at the first audible part's layout and at its rate as
     /// the initializer's `sampleRate` maps it.
@@ -23,7 +25,7 @@ package final class JoinedAudio {
     /// decoder and renderer).
     private var parts: [ClipAudio]
     private let fadeFrames: Int
-    /// Changes the pitch of the rendered frames, nil at the source's pitch.
+    /// Moves the pitch of the joined track, when its parts render at its own rate.
     private let pitchStage: PitchStage?
     /// Parts finished so far.
     private var finishedParts = 0
@@ -46,30 +48,42 @@ package final class JoinedAudio {
     /// `prerollSeconds` how much source warms a stretcher up (nil: the renderer's default).
     package init(_ parts: [AudioPart], algorithm: TimePitchAlgorithm, spectralEngine: SpectralEngine,
          sampleRate: (Int) -> Int, pitch semitones: Double = 0, parallelism: Int? = nil, prerollSeconds: Double? = nil) throws {
-        let ratio = PitchShift.ratio(semitones: semitones)
-        let rendered = semitones == 0 ? parts : try parts.map { part in
-            AudioPart(path: part.path, stream: part.stream, map: try part.map.scaled(by: Rate(Rational(approximating: 1 / ratio))),
-                      origin: part.origin)
-        }
-        let opened = try rendered.map { try ClipAudio.Opened($0) }
+        let opened = try parts.map { try ClipAudio.Opened($0) }
         guard var format = opened.lazy.compactMap({ $0?.format }).first else {
             throw CompositionError(.noAudio, "none of the clips has an audio track")
         }
         sourceSampleRate = format.sampleRate
         format.sampleRate = sampleRate(format.sampleRate)
         self.format = format
-        self.parts = try zip(rendered, opened).map { part, stream in
-            try ClipAudio(part, opened: stream, format: format, algorithm: algorithm, spectralEngine: spectralEngine,
-                          parallelism: parallelism, prerollSeconds: prerollSeconds)
+        // A pitch moved by r makes the parts r times longer (their maps played 1/r as fast), so
+        // that the algorithm keeps their pitch, then takes their samples r times faster.
+        // Either the parts render at the rate sr/r (sources resampled to it) and their samples
+        // are taken at sr: the engine renders no more samples than without the shift, and the
+        // length is the unpitched one exactly (r is sr over that whole rate, within 0.02 cents).
+        // The phase-gradient engine does so, its pieces continuing each other's phases at any
+        // rate. Or the parts render at sr and `PitchStage` resamples the joined track: Rubber
+        // Band's and SoundTouch's pieces are aligned and crossfaded, which a rate other than
+        // the source's left audible at a join (Rubber Band, a 440 Hz tone: 53.8 dB at the join).
+        let ratio = PitchShift.ratio(semitones: semitones)
+        let rendersAtAnotherRate = semitones != 0 && algorithm == .spectral && spectralEngine == .phaseGradient
+        var rendering = format
+        if rendersAtAnotherRate { rendering.sampleRate = Int((Double(format.sampleRate) / ratio).rounded()) }
+        let lengthening = rendersAtAnotherRate ? try Rate(Rational(Int64(rendering.sampleRate), Int64(format.sampleRate)))
+            : try Rate(Rational(approximating: 1 / ratio))
+        self.parts = try zip(parts, opened).map { part, stream in
+            let part = semitones == 0 ? part
+                : AudioPart(path: part.path, stream: part.stream, map: try part.map.scaled(by: lengthening), origin: part.origin)
+            return try ClipAudio(part, opened: stream, format: rendering, algorithm: algorithm, spectralEngine: spectralEngine,
+                                 parallelism: parallelism, prerollSeconds: prerollSeconds)
         }
         frameCount = try parts.reduce(0) { $0 + (try $1.frameCount(sampleRate: format.sampleRate)) }
-        pitchStage = semitones == 0 ? nil
+        pitchStage = semitones == 0 || rendersAtAnotherRate ? nil
             : try PitchStage(ratio: ratio, sampleRate: format.sampleRate, channelCount: format.channelCount, frameCount: frameCount)
         fadeFrames = Int((Self.fadeSeconds * Double(format.sampleRate)).rounded())
     }
 
-    /// The next at most `maxFrames` frames in output order (never across a join, unless the
-    /// pitch is changed); nil at the end.
+    /// The next at most `maxFrames` frames in output order (never across a join, unless
+    /// `PitchStage` moves the pitch); nil at the end.
     package func nextBlock(maxFrames: Int) throws -> AudioBuffer? {
         guard let pitchStage else { return try renderedBlock(maxFrames: maxFrames) }
         return try pitchStage.next(maxFrames: maxFrames) { try renderedBlock(maxFrames: maxFrames) }

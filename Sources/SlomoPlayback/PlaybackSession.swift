@@ -287,8 +287,8 @@ struct PlaybackSession {
     }
 
     /// The nearest rate `algorithm` can play every segment of the item at, with a notice
-    /// when it is not `wanted`. A pitch shift renders every segment `ratio` times longer first
-    /// (`PitchStage`), which narrows the rates by as much.
+    /// when it is not `wanted`. A pitch shift renders every segment `ratio` times longer (at a
+    /// sample rate `ratio` times lower: `JoinedAudio`), which narrows the rates by as much.
     private func allowed(_ wanted: Rate, _ algorithm: TimePitchAlgorithm, pitch: Double) -> Rate {
         guard audio != nil else { return wanted }
         let segments = item.segmentRates
