@@ -20,6 +20,10 @@ public struct BatchStatus: Sendable {
     public struct Row: Codable, Sendable {
         public let index: Int
         public let id: String
+        /// Where it was asked for, with its part of a chunked export: `batch.yaml:6: jobs[1]: chunk 2 of 3`.
+        public let place: String
+        /// The jobs it waits for (a chunked export's join: its chunks and its audio).
+        public let waitsFor: [Int]
         public let input: String
         public let output: String
         public let state: State
@@ -46,7 +50,8 @@ public struct BatchStatus: Sendable {
             case (_, _?): state = .queued
             case (nil, nil): state = .pending
             }
-            return Row(index: job.index, id: job.id, input: job.input, output: job.output, state: state, message: result?.message,
+            return Row(index: job.index, id: job.id, place: job.place.description, waitsFor: job.dependencies, input: job.input,
+                       output: job.output, state: state, message: result?.message,
                        warnings: result?.warnings ?? [], wallSeconds: result?.wallSeconds, host: result?.host)
         }
     }

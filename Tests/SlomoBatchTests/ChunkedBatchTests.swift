@@ -109,8 +109,12 @@ import Testing
         #expect(again.status == 0 && again.standardError.contains("nothing to run"), "\(again.standardError)")
         #expect(FileIdentity(of: workspace.path("out/take.mkv")) == joined && !FileManager.default.fileExists(atPath: workspace.path("run/pieces")))
         let status = try workspace.slomo(["batch", "status", "run", "--json"])
-        let counts = (try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])?["counts"] as? [String: Int]
+        let document = try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any]
+        let counts = document?["counts"] as? [String: Int]
         #expect(status.status == 0 && counts?["done"] == 6, "\(status.standardOutput)")
+        let rows = document?["jobs"] as? [[String: Any]] ?? []
+        #expect((rows.count == 6 ? rows[2]["place"] as? String : nil) == "batch.yaml:6: jobs[1]: chunk 2 of 3")
+        #expect((rows.count == 6 ? rows[5]["waitsFor"] as? [Int] : nil) == [1, 2, 3, 4], "a script sees what the join waits for")
 
         // The joined output deleted: the chunks are needed again and run before the join.
         try FileManager.default.removeItem(atPath: workspace.path("out/take.mkv"))
