@@ -64,7 +64,8 @@ public struct BatchPlanner: Sendable {
     /// A job's options that only a standalone chunked export takes (`--engine`, `--run`, …):
     /// in a batch, the batch's engine runs the chunks.
     private func runOptionProblems(_ job: BatchJob) -> [PlanProblem] {
-        job.options.filter { ChunkedExport.runOptions.contains(String($0.prefix { $0 != "=" })) }.map { option in
+        let refused = ChunkedExport.runOptions.valued.union(ChunkedExport.runOptions.flags)
+        return job.options.filter { refused.contains(String($0.prefix { $0 != "=" })) }.map { option in
             PlanProblem(job.place, input: display(job.input), "\(option) is not a job option: the batch's engine runs a job's chunks; "
                         + "give the chunks alone (--chunks 8, chunks: 8 in a manifest) and the engine to slomo batch run --engine")
         }

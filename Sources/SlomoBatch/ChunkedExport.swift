@@ -78,15 +78,12 @@ public struct ChunkedExport: Sendable {
     /// How an export is cut: what `slomo export … --chunks K --dry-run --print-chunks` prints
     /// for `slomo batch plan`, which makes a batch job with `--chunks` these jobs.
     public struct Layout: Codable, Sendable {
-        /// The output's frame count.
-        public let frames: Int
         /// Each chunk's output frames `[n0, n1)`, in order.
         public let ranges: [Range<Int>]
         /// True when the export has audio (rendered by a job of its own).
         public let audio: Bool
 
-        public init(frames: Int, ranges: [Range<Int>], audio: Bool) {
-            self.frames = frames
+        public init(ranges: [Range<Int>], audio: Bool) {
             self.ranges = ranges
             self.audio = audio
         }
@@ -94,25 +91,36 @@ public struct ChunkedExport: Sendable {
 
     /// The options that cut an export into chunks, with a value each (`--chunks 4`,
     /// `--chunk-seconds=120`); a batch job's chunks are its plan's jobs.
-    static let chunkingOptions: Set<String> = ["--chunks", "--chunk-seconds"]
+    public static let chunkingOptions: Set<String> = ["--chunks", "--chunk-seconds"]
 
     /// The options that say where and how a standalone chunked export runs, which a batch's
-    /// engine decides for its jobs' chunks.
-    static let runOptions: Set<String> = ["--engine", "--run", "--jobs", "--keep-chunks", "--sbatch-arg", "--max-parallel",
-                                         "--wait", "--assume-shared"]
+    /// engine decides for its jobs' chunks: those with a value, and flags.
+    public static let runOptions: (valued: Set<String>, flags: Set<String>) = (
+        ["--engine", "--run", "--jobs", "--sbatch-arg", "--max-parallel"], ["--keep-chunks", "--wait", "--assume-shared"])
 
     /// `options` without the options that cut it into chunks; nil when there were none.
     static func unchunked(_ options: [String]) -> [String]? {
+        let (kept, removed) = removing(valued: chunkingOptions, flags: [], from: options)
+        return removed ? kept : nil
+    }
+
+    /// `options` without the options named in `valued` (with their values: `--name value` or
+    /// `--name=value`) and in `flags`; and whether any was there.
+    public static func removing(valued: Set<String>, flags: Set<String>, from options: [String]) -> (kept: [String], removed: Bool) {
         var kept: [String] = []
         var rest = options[...]
-        var chunked = false
+        var removed = false
         while let option = rest.popFirst() {
             let name = String(option.prefix { $0 != "=" })
-            guard chunkingOptions.contains(name) else { kept.append(option); continue }
-            chunked = true
-            if !option.contains("=") { _ = rest.popFirst() }
+            if valued.contains(name) {
+                if !option.contains("=") { _ = rest.popFirst() }
+            } else if !flags.contains(option) {
+                kept.append(option)
+                continue
+            }
+            removed = true
         }
-        return chunked ? kept : nil
+        return (kept, removed)
     }
 
     /// What a finished chunked export took.

@@ -44,13 +44,16 @@ public struct JobExecutor: Sendable {
         guard interruption.signal == nil else { return .interrupted(signal: interruption.signal!) }
         if !job.dependencies.isEmpty {
             let plan = try runFolder.plan()
-            let awaited = try job.dependencies.map { index throws(BatchError) in try plan.job(at: index) }
-            if let failed = awaited.first(where: { runFolder.result(of: $0)?.status == .failed }) {
-                let message = "not run: it waits for job \(failed.index) (\(failed.place.path)), which failed: "
-                    + (runFolder.result(of: failed)?.message ?? "see its log")
+            let awaited = try job.dependencies.map { index throws(BatchError) in
+                let other = try plan.job(at: index)
+                return (job: other, result: runFolder.result(of: other))
+            }
+            if let failed = awaited.first(where: { $0.result?.status == .failed }) {
+                let message = "not run: it waits for job \(failed.job.index) (\(failed.job.place.path)), which failed: "
+                    + (failed.result?.message ?? "see its log")
                 return .ran(try record(failureOf: job, message: message, attempt: (previous?.attempt ?? 0) + 1))
             }
-            let open = awaited.filter { runFolder.result(of: $0)?.outputLooksIntact != true }
+            let open = awaited.filter { $0.result?.outputLooksIntact != true }.map(\.job)
             if !open.isEmpty { return .waiting(for: open) }
         }
         var warnings: [String] = []

@@ -88,25 +88,12 @@ struct ChunkOptions: ParsableArguments {
     /// program's name) without the command, the input, where the output goes and how this run
     /// reports, and without the chunk options themselves.
     static func jobOptions(_ arguments: [String], input: String) -> [String] {
-        let valued: Set<String> = ["-o", "--output", "--run", "--engine", "--chunks", "--chunk-seconds", "--jobs", "--sbatch-arg",
-                                   "--max-parallel", "--progress", "--timeline", "--chunk", "--join-piece", "--join-audio"]
-        let flags: Set<String> = ["--overwrite", "--keep-chunks", "--wait", "--assume-shared", "-q", "--quiet", "--dry-run",
-                                  "--chunk-audio", "--print-chunks"]
-        var options: [String] = []
-        var rest = arguments.dropFirst()[...]   // the command's name
-        var inputSeen = false
-        while let argument = rest.popFirst() {
-            let name = String(argument.prefix { $0 != "=" })
-            if valued.contains(name) {
-                if !argument.contains("=") { _ = rest.popFirst() }
-            } else if flags.contains(argument) {
-                continue
-            } else if !inputSeen && argument == input {
-                inputSeen = true
-            } else {
-                options.append(argument)
-            }
-        }
+        let run = ChunkedExport.runOptions
+        let valued = run.valued.union(ChunkedExport.chunkingOptions)
+            .union(["-o", "--output", "--progress", "--timeline", "--chunk", "--join-piece", "--join-audio"])
+        let flags = run.flags.union(["--overwrite", "-q", "--quiet", "--dry-run", "--chunk-audio", "--print-chunks"])
+        var options = ChunkedExport.removing(valued: valued, flags: flags, from: Array(arguments.dropFirst())).kept   // past the command
+        if let position = options.firstIndex(of: input) { options.remove(at: position) }
         return options
     }
 }

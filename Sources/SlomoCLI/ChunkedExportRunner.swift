@@ -16,7 +16,7 @@ enum ChunkedExportRunner {
         let folder = options.runFolder ?? session.outputPath + ".chunks"
         let rangeText = ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
         if dryRun && options.printChunks {
-            let layout = ChunkedExport.Layout(frames: frames, ranges: ranges, audio: session.composition.hasAudio)
+            let layout = ChunkedExport.Layout(ranges: ranges, audio: session.composition.hasAudio)
             return print(String(decoding: try JSONEncoder().encode(layout), as: UTF8.self))
         }
         if dryRun {

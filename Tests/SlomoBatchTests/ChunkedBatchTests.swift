@@ -30,15 +30,7 @@ import Testing
 
     /// 4 s of 640x360 at 240 fps (H.264 with B-frames, one keyframe) with a tone.
     static var take: String {
-        get throws {
-            try FixtureCache.shared.path(for: "chunked-batch-take", extension: "mov", arguments: [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=240:duration=4",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=4", "-ac", "2",
-                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-bf", "3", "-g", "960",
-                "-c:a", "aac", "-shortest",
-            ])
-        }
+        get throws { try ChunkedExportTests.take(named: "chunked-batch-take", size: "640x360", seconds: 4, keyframeInterval: 960) }
     }
 
     /// A folder with the take and a short clip (linked) and the manifest.

@@ -11,15 +11,19 @@ import Testing
 @Suite(.serialized) struct ChunkedExportTests {
     /// 20 s of 1280x720 at 240 fps (H.264 with B-frames, a keyframe a second) with a tone.
     static var take: String {
-        get throws {
-            try FixtureCache.shared.path(for: "chunk-take", extension: "mov", arguments: [
-                "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
-                "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=240:duration=20",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=20", "-ac", "2",
-                "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-bf", "3", "-g", "240",
-                "-c:a", "aac", "-shortest",
-            ])
-        }
+        get throws { try take(named: "chunk-take", size: "1280x720", seconds: 20, keyframeInterval: 240) }
+    }
+
+    /// A take of `seconds` at 240 fps and `size`: H.264 with B-frames, a keyframe every
+    /// `keyframeInterval` frames, with a 440 Hz tone in AAC.
+    static func take(named name: String, size: String, seconds: Int, keyframeInterval: Int) throws -> String {
+        try FixtureCache.shared.path(for: name, extension: "mov", arguments: [
+            "-hide_banner", "-loglevel", "error", "-nostdin", "-y",
+            "-f", "lavfi", "-i", "testsrc2=size=\(size):rate=240:duration=\(seconds)",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=\(seconds)", "-ac", "2",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-bf", "3", "-g", "\(keyframeInterval)",
+            "-c:a", "aac", "-shortest",
+        ])
     }
 
     /// A 0.1x section (interpolated frames, across chunk edges) and a ramped 0.25x one.
