@@ -186,8 +186,7 @@ struct PlanarFIFO {
 
 extension AudioBuffer {
     /// Writes frames `start ..< start + count`, channels interleaved, into `destination`
-    /// (which must hold `count × channelCount` samples): the layout SoundTouch and
-    /// libsamplerate take.
+    /// (which must hold `count × channelCount` samples): the layout libsamplerate takes.
     func interleave(from start: Int, count: Int, into destination: UnsafeMutablePointer<Float>) {
         let stride = channelCount
         for (channel, samples) in channels.enumerated() {

@@ -92,7 +92,7 @@ public final class AudioRenderer {
     /// How far back (in frames) the renderer may read behind the furthest frame it has read.
     public static func maximumLookBehind(sampleRate: Int) -> Int {
         // Post-roll of a stretcher at rate 32 (latency + crossfade, in source frames), the
-        // pre-roll, and margin; at least 8 s (SoundTouch holds long sequences at high tempo).
+        // pre-roll, and margin; at least 8 s.
         let latency = 4096 + sampleRate / 100
         return max(latency * 32 + prerollFrames + sampleRate, 8 * sampleRate)
     }

@@ -140,7 +140,7 @@ final class SegmentRendering {
     /// block's end, less its filter delay of about 24 frames); Rubber Band R3 applies a
     /// new ratio to audio about 2000 frames (at 48 kHz) behind the input it is given (read
     /// that far back); the phase-gradient engine (exactly at the block's first frame),
-    /// SoundTouch and the splicer apply it about where it is given (read mid-block).
+    /// the WSOLA engine and the splicer apply it about where it is given (read mid-block).
     /// Measured with click trains through ramps (see RendererTests).
     private func scheduleOffset(block: Int) -> Int {
         switch plan.algorithm {

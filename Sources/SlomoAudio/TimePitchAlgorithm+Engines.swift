@@ -8,7 +8,7 @@ import SlomoCore
 // | case | CLI | engine | rates |
 // |---|---|---|---|
 // | `spectral` | `spectral` | slomo's phase-gradient engine (or Rubber Band R3) | 1/32 … 32 |
-// | `timeDomain` | `time-domain` | SoundTouch (WSOLA) | 1/32 … 32, best within 0.5 … 2 |
+// | `timeDomain` | `time-domain` | slomo's WSOLA | 1/32 … 32, best within 0.5 … 2 |
 // | `varispeed` | `varispeed` | libsamplerate sinc | 1/32 … 32, pitch follows speed |
 // | `lowLatency` (AVFoundation's `lowLatency`) | `low-latency` | slomo's fixed-grain splicer | 0.5 … 2, snapped |
 
@@ -18,7 +18,7 @@ extension TimePitchAlgorithm {
     /// Largest rate this algorithm accepts.
     public var maximumRate: Double { self == .lowLatency ? 2 : 32 }
     /// Rates where the algorithm works at its best (`timeDomain` is usable beyond them, but
-    /// SoundTouch's tempo parameters stop adapting outside 0.5 … 2).
+    /// its sequence and seek lengths stop adapting outside 0.5 … 2).
     public var recommendedRates: ClosedRange<Double> {
         switch self {
         case .spectral, .varispeed: return (1.0 / 32)...32

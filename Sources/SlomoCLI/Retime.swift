@@ -26,7 +26,7 @@ struct Retime: ParsableCommand {
 
             Audio algorithms (--audio): spectral (slomo's phase vocoder, best, default; \
             --spectral-engine rubberband for Rubber Band R3), time-domain \
-            (SoundTouch, cheap, good for voice), low-latency (splicing, rates 0.5-2), varispeed \
+            (WSOLA, cheap, good for voice), low-latency (splicing, rates 0.5-2), varispeed \
             (pitch follows speed, like tape).
 
             With --cfr FPS the video is rendered at a constant frame rate instead and re-encoded \

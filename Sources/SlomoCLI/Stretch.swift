@@ -25,7 +25,7 @@ struct Stretch: ParsableCommand {
               spectral     slomo's phase-gradient phase vocoder: best, pitch kept,
                            attacks on their frame, rates 1/32-32 (default;
                            --spectral-engine rubberband for Rubber Band R3)
-              time-domain  SoundTouch WSOLA: cheap, good for voice, best within 0.5-2
+              time-domain  slomo's WSOLA: cheap, good for voice, best within 0.5-2
               low-latency  fixed-grain splicing, no look-ahead, rates 0.5-2 (snapped)
               varispeed    sinc resampling: pitch follows speed, like tape, rates 1/32-32
 

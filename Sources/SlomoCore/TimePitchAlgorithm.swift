@@ -5,7 +5,7 @@ public enum TimePitchAlgorithm: String, CaseIterable, Hashable, Sendable, Codabl
     /// Phase-vocoder time stretching (slomo's phase-gradient engine, or Rubber Band R3): keeps
     /// the pitch, best for music.
     case spectral
-    /// Overlap-add time stretching (SoundTouch): keeps the pitch, good for speech.
+    /// Overlap-add time stretching (slomo's WSOLA): keeps the pitch, good for speech.
     case timeDomain = "time-domain"
     /// slomo's own zero-latency splicer: keeps the pitch, for live use.
     case lowLatency = "low-latency"
