@@ -14,7 +14,13 @@ final class WSOLAEngine: StretchEngine {
     /// Output frames to drop at the start: the start pad less the half seek window, at the
     /// first rate.
     private(set) var startDelay = 0
+    /// The rate of the input being pushed, and the rate of the input at the read position:
+    /// a rate applies to the input pushed after it is set (`rateChanges`: where each later
+    /// one starts), so a ramp bends the output exactly where its input is, however far the
+    /// sequences lag behind the input.
     private var sequencing: Sequencing
+    private var readSequencing: Sequencing
+    private var rateChanges: [(from: Int, sequencing: Sequencing)] = []
     private let search: SimilaritySearch
     /// Input not yet behind the read position (and the seek window before it), per channel;
     /// `bufferStart` is the input frame `pending[c][0]` holds.
@@ -31,8 +37,8 @@ final class WSOLAEngine: StretchEngine {
     private var owedOutput = 0.0
     private var emitted = 0
     private var scratch: [[Float]]
-    /// Onsets of the input (each is played once, where the map puts it), and the first one
-    /// not yet passed.
+    /// Onsets of the input (each one's first copy is placed where the map puts it), and the
+    /// first one not yet passed.
     private var onsets: OnsetDetector
     private var nextOnset = 0
     /// The input frame past the last onset played (the next one is placed), and the exact
@@ -48,6 +54,7 @@ final class WSOLAEngine: StretchEngine {
         self.sampleRate = sampleRate
         self.channelCount = channelCount
         sequencing = Sequencing(tempo: 1, sampleRate: sampleRate)
+        readSequencing = sequencing
         search = SimilaritySearch(referenceLength: sequencing.overlap,
                                   longestWindow: Sequencing.longestSeekWindow(sampleRate: sampleRate))
         pending = Array(repeating: [], count: channelCount)
@@ -94,7 +101,14 @@ final class WSOLAEngine: StretchEngine {
     var hop: Int { sequencing.hop }
 
     func setRate(_ rate: Double) {
-        sequencing = Sequencing(tempo: rate, sampleRate: sampleRate)
+        let new = Sequencing(tempo: rate, sampleRate: sampleRate)
+        guard new != sequencing else { return }
+        sequencing = new
+        if started {
+            rateChanges.append((bufferStart + pending[0].count, new))
+        } else {
+            readSequencing = new
+        }
     }
 
     func reset() {
@@ -103,6 +117,8 @@ final class WSOLAEngine: StretchEngine {
             tail[c] = [Float](repeating: 0, count: sequencing.overlap)
         }
         bufferStart = 0
+        readSequencing = sequencing
+        rateChanges.removeAll()
         onsets.reset()
         nextOnset = 0
         onsetFloor = 0
@@ -152,11 +168,16 @@ final class WSOLAEngine: StretchEngine {
 
     /// Makes every sequence whose seek window and length the pending input covers.
     private func render(into output: inout PlanarFIFO) {
-        while let start = nextStart(sequencing) {
-            let s = sequencing
+        while true {
+            while let change = rateChanges.first, Double(change.from) <= readPosition {
+                readSequencing = change.sequencing
+                rateChanges.removeFirst()
+            }
+            let s = readSequencing
+            guard let start = nextStart(s) else { break }
             emitSequence(at: start, s, into: &output)
             if s.tempo != 1 { notePlayedOnsets(sequenceStart: bufferStart + start, s) }
-            readPosition += s.tempo * Double(s.hop)
+            readPosition = inputPosition(afterOutput: Double(s.hop))
         }
         // Keep what later sequences may reach back to (an onset is placed up to a sequence
         // before the read position), and the latest 100 ms (the onset detector places onsets
@@ -183,20 +204,22 @@ final class WSOLAEngine: StretchEngine {
         if let onset {
             // Output frames from the sequence's start to where the map puts the onset (an onset
             // due in the fade-in goes just after it).
-            let place = Int(((Double(onset) - readPosition) / s.tempo).rounded())
+            let place = Int(outputFrames(upTo: Double(onset)).rounded())
             if place < s.sequence {
                 let start = onset - max(place, s.overlap + onsetLead) - bufferStart
                 if start >= 0 { return start + s.sequence <= available ? start : nil }
             }
         }
-        var windowStart = nominal
-        guard windowStart + s.seek + s.sequence <= available else { return nil }
-        var window = s.seek
+        guard nominal + s.seek + s.sequence <= available else { return nil }
+        var windowStart = nominal, window = s.seek
         if let onset {
             // Sequences before the onset's end before it (reaching back when slowing down).
             let latestStart = onset - onsetLead - s.sequence - bufferStart
-            if latestStart < windowStart + window { (windowStart, window) = latestStart < windowStart
-                ? (max(0, latestStart), 1) : (windowStart, latestStart - windowStart + 1) }
+            if latestStart < nominal {
+                (windowStart, window) = (max(0, latestStart), 1)
+            } else {
+                window = min(window, latestStart - nominal + 1)
+            }
         }
         let offset = withPointers(pending, from: windowStart) { candidates in
             withPointers(tail, from: 0) { reference in
@@ -204,6 +227,30 @@ final class WSOLAEngine: StretchEngine {
             }
         }
         return windowStart + offset
+    }
+
+    /// Output frames the map gives the input from the read position to `position`, at the
+    /// rates that input came with (a ramp's rate changes within a sequence).
+    private func outputFrames(upTo position: Double) -> Double {
+        var frames = 0.0, from = readPosition, tempo = readSequencing.tempo
+        for change in rateChanges where Double(change.from) < position {
+            frames += (Double(change.from) - from) / tempo
+            (from, tempo) = (Double(change.from), change.sequencing.tempo)
+        }
+        return frames + (position - from) / tempo
+    }
+
+    /// The input frame `frames` output frames after the read position, at the rates the input
+    /// came with (beyond the input pushed, at the latest rate).
+    private func inputPosition(afterOutput frames: Double) -> Double {
+        var left = frames, from = readPosition, tempo = readSequencing.tempo
+        for change in rateChanges where Double(change.from) > from {
+            let span = (Double(change.from) - from) / tempo
+            if span >= left { break }
+            left -= span
+            (from, tempo) = (Double(change.from), change.sequencing.tempo)
+        }
+        return from + left * tempo
     }
 
     /// Frames kept before an onset, so that its first rise is not cut or faded.

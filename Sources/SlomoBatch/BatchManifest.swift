@@ -81,7 +81,8 @@ private final class ManifestReader {
         do {
             root = try DocumentNode(parsing: text)
         } catch {
-            problems.append(PlanProblem(place(""), "\(error)"))
+            let line = (error as? TimeModelError)?.line
+            problems.append(PlanProblem(ManifestPlace(file: file, line: line, path: ""), "\(error)"))
             return []
         }
         lines = root.lines()

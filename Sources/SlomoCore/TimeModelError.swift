@@ -45,6 +45,9 @@ public struct TimeModelError: Error, Hashable, Sendable, CustomStringConvertible
     public var problem: String
     /// The section the error is about, when it is about one (kept by `about(_:)`).
     public var section: SectionOrigin?
+    /// The line of the document's text the problem is on, when only the text shows it (a key
+    /// given twice), counting from 1.
+    public var line: Int?
 
     /// Creates an error of `kind` about `subject`.
     public init(_ kind: Kind, _ problem: String, subject: String? = nil) {

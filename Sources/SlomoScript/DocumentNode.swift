@@ -19,7 +19,9 @@ package struct DocumentNode {
         } catch YamlError.duplicatedKeysInMapping(let keys, let context) {
             // Yams's own text quotes the whole document, however long.
             let names = keys.map { "'\($0)'" }.joined(separator: ", ")
-            throw TimeModelError(.unparseable, "key \(names) is given twice in one mapping (first on line \(context.mark.line))")
+            var error = TimeModelError(.unparseable, "key \(names) is given twice in one mapping (first on line \(context.mark.line))")
+            error.line = context.mark.line
+            throw error
         } catch {
             throw TimeModelError(.unparseable, "not valid YAML or JSON: \(error)")
         }

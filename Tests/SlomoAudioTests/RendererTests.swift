@@ -52,17 +52,20 @@ struct RendererTests {
     }
 
     /// The issue sets no timing bar for ramps; these limits are what the renderer holds
-    /// today (measured: varispeed 1.3 ms, spectral 2.5 ms, low-latency 4.7 ms worst).
-    /// Time-domain repeats clicks at 0.25x (WSOLA), so only its length is checked.
+    /// today (measured: varispeed 1.3 ms, spectral 2.5 ms, time-domain 2.3 ms, low-latency
+    /// 4.7 ms worst). Time-domain places each click's first copy (it repeats them at 0.25x,
+    /// as WSOLA does, within the detector's 50 ms).
     @Test("ramps: exact segment lengths, smooth rate, clicks where the map puts them",
           arguments: [TimePitchAlgorithm.spectral, .timeDomain, .varispeed, .lowLatency])
     func ramp(_ alg: TimePitchAlgorithm) throws {
         try Self.checkRampClicks(alg, ease: nil)
     }
 
-    /// Eased ramps bend the rate inside the ramp; the clicks still land where the map puts them.
+    /// Eased ramps bend the rate inside the ramp; the clicks still land where the map puts them
+    /// (time-domain: 82 ms off in the steep bezier before its sequences followed the input's
+    /// own rates).
     @Test("eased ramps: clicks where the map puts them",
-          arguments: [TimePitchAlgorithm.spectral, .varispeed],
+          arguments: [TimePitchAlgorithm.spectral, .varispeed, .timeDomain],
           [Ease.smooth, .easeIn, .cubicBezier(x1: Rational(1, 10), y1: Rational(7, 10), x2: Rational(4, 10), y2: Rational(1))])
     func easedRamp(_ alg: TimePitchAlgorithm, ease: Ease) throws {
         try Self.checkRampClicks(alg, ease: ease)
@@ -81,10 +84,6 @@ struct RendererTests {
         #expect(out.count == renderer.outputFrameCount)
         let inClicks = Signals.detectClicks(input.channels[0])
         let found = Signals.detectClicks(out)
-        guard alg != .timeDomain else {
-            print("\(alg) ramped map 1→0.25→1 (\(ease ?? .linear)): \(out.count) frames (exact)")
-            return
-        }
         #expect(found.count == sourceClicks.count)
         var worst = 0.0
         for (f, c) in zip(found, inClicks) {
@@ -95,7 +94,7 @@ struct RendererTests {
         }
         print("\(alg) ramped map (\(ease ?? .linear)): \(out.count) frames, \(found.count)/\(sourceClicks.count) clicks, "
               + "worst click timing error \(String(format: "%.2f", worst)) ms")
-        let limit: Double = [.spectral: 5, .varispeed: 2, .lowLatency: 20][alg]!
+        let limit: Double = [.spectral: 5, .varispeed: 2, .lowLatency: 20, .timeDomain: 5][alg]!
         #expect(worst <= limit)
     }
 

@@ -54,6 +54,17 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path).filter { $0.hasPrefix("run") }.isEmpty)
     }
 
+    /// A manifest the YAML reader refuses (a key given twice) is a problem on its line too.
+    @Test func aKeyGivenTwiceIsAProblemOnItsLine() throws {
+        let workspace = try BatchWorkspace("batch-twice")
+        try "slomo-batch: 1\njobs:\n  - input: clips/good-1.mov\n    output: out/a.mov\n    output: out/b.mov\n"
+            .write(toFile: workspace.path("twice.yaml"), atomically: true, encoding: .utf8)
+        let result = try workspace.slomo(["batch", "plan", "twice.yaml", "-o", "run"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("twice.yaml:4: key 'output' is given twice in one mapping"), "\(result.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: workspace.run))
+    }
+
     @Test func anExistingRunFolderIsNotPlannedOver() throws {
         let workspace = try BatchWorkspace("batch-refolder")
         #expect(try workspace.slomo(["batch", "plan", "clips/good-*.mov", "--section", "0.2-0.6x0.5", "-o", "out/{stem}.mov", "--run", "run"]).status == 0)
