@@ -51,8 +51,10 @@ final class SimilaritySearch {
     /// `window + referenceLength - 1` samples) best match `reference` (one pointer a channel,
     /// `referenceLength` samples each). A mild preference for the middle of the window decides
     /// between equally good matches (the periods of a steady tone) and where there is nothing
-    /// to match (silence): there the offset is `window / 2`, the nominal place.
-    func bestOffset(reference: [UnsafePointer<Float>], candidates: [UnsafePointer<Float>], window: Int) -> Int {
+    /// to match (silence): there the offset is `preferred` (by default `window / 2`, the
+    /// nominal place).
+    func bestOffset(reference: [UnsafePointer<Float>], candidates: [UnsafePointer<Float>], window: Int,
+                    preferred: Int? = nil) -> Int {
         precondition(window >= 1 && window <= longestWindow, "seek window beyond the search's size")
         let span = window + referenceLength - 1
         let size = fft.size, bins = size / 2 + 1
@@ -94,7 +96,7 @@ final class SimilaritySearch {
         }
         // The inverse is `size` times the correlation.
         let scale = 1 / (Float(size) * max(referenceEnergy, .leastNormalMagnitude).squareRoot())
-        let middle = Float(window / 2), reach = Float(max(window / 2, 1))
+        let middle = Float(preferred ?? window / 2), reach = Float(max(window / 2, 1))
         var best = 0, bestScore = -Float.infinity
         energy.withUnsafeBufferPointer { energy in
             for offset in 0..<window {

@@ -210,20 +210,27 @@ final class WSOLAEngine: StretchEngine {
                 if start >= 0 { return start + s.sequence <= available ? start : nil }
             }
         }
-        guard nominal + s.seek + s.sequence <= available else { return nil }
-        var windowStart = nominal, window = s.seek
+        // Slowing down, sequences after an onset start after it while that is at most a
+        // sequence ahead of their place: a repeated onset is heard twice (a flam).
+        let floor = onsetFloor - bufferStart
+        let afterOnset = s.tempo < 1 && floor > nominal && floor - nominal <= s.sequence
+        var windowStart = afterOnset ? floor : nominal, window = s.seek
+        guard windowStart + s.seek + s.sequence <= available else { return nil }
         if let onset {
             // Sequences before the onset's end before it (reaching back when slowing down).
             let latestStart = onset - onsetLead - s.sequence - bufferStart
-            if latestStart < nominal {
+            if latestStart < windowStart {
                 (windowStart, window) = (max(0, latestStart), 1)
             } else {
-                window = min(window, latestStart - nominal + 1)
+                window = min(window, latestStart - windowStart + 1)
             }
         }
         let offset = withPointers(pending, from: windowStart) { candidates in
             withPointers(tail, from: 0) { reference in
-                search.bestOffset(reference: reference, candidates: candidates, window: window)
+                // Right after an onset the sound goes on from it (a short one is not stepped
+                // over), unless a later start matches better.
+                search.bestOffset(reference: reference, candidates: candidates, window: window,
+                                  preferred: afterOnset ? 0 : nil)
             }
         }
         return windowStart + offset
