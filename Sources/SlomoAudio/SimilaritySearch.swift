@@ -49,10 +49,9 @@ final class SimilaritySearch {
 
     /// The offset in `0 ..< window` at which `candidates` (one pointer a channel, each to
     /// `window + referenceLength - 1` samples) best match `reference` (one pointer a channel,
-    /// `referenceLength` samples each). A mild preference for the middle of the window decides
-    /// between equally good matches (the periods of a steady tone) and where there is nothing
-    /// to match (silence): there the offset is `preferred` (by default `window / 2`, the
-    /// nominal place).
+    /// `referenceLength` samples each). A mild preference for `preferred` (by default
+    /// `window / 2`, the nominal place) decides between equally good matches (the periods of a
+    /// steady tone) and where there is nothing to match (silence).
     func bestOffset(reference: [UnsafePointer<Float>], candidates: [UnsafePointer<Float>], window: Int,
                     preferred: Int? = nil) -> Int {
         precondition(window >= 1 && window <= longestWindow, "seek window beyond the search's size")
