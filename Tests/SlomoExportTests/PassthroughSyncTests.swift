@@ -90,7 +90,7 @@ import Testing
     /// the engine then, outside sections too (slowed 1.19x at +3, sped up 1.33x at −5), so each
     /// is held to the engine's onset accuracy (measured, spectral: +3 0.54 ms outside, 2.21 ms
     /// in the 0.21x-equivalent ramp; −5 1.21 ms outside, 3.79 ms in the 2.67x-equivalent
-    /// section; time-domain, whose WSOLA places onsets: 0.38 ms and 11.9 ms).
+    /// section; time-domain, whose WSOLA places onsets: 0.38 ms and 7.5 ms).
     @Test(arguments: [(TimePitchAlgorithm.spectral, 3.0, 0.001, 0.0025), (.spectral, -5.0, 0.0015, 0.004),
                       (.timeDomain, 3.0, 0.002, 0.015)])
     func shiftedPitchKeepsSync(_ audio: TimePitchAlgorithm, semitones: Double, outsideBound: Double, insideBound: Double) throws {
