@@ -71,10 +71,10 @@ final class WSOLAEngine: StretchEngine {
         /// Output frames a sequence adds.
         var hop: Int { sequence - overlap }
 
-        /// Slowing below 0.8, short sequences (40–45 ms) keep transients near their place (the
-        /// first copy of a sound comes from late in a sequence, so it is early by up to a
-        /// sequence stretched); elsewhere sequences shorten from 90 ms at 0.5 to 40 ms at 2 and
-        /// the seek window from 20 to 15 ms, as common WSOLA tunings do. Overlaps are 8 ms.
+        /// Slowing below 0.8, 40–45 ms sequences (tuned with SoundTouch, the engine before, when
+        /// they kept transients near their place; onsets are now placed, `nextStart`);
+        /// elsewhere sequences shorten from 90 ms at 0.5 to 40 ms at 2 and the seek window from
+        /// 20 to 15 ms, as common WSOLA tunings do. Overlaps are 8 ms.
         init(tempo: Double, sampleRate: Int) {
             self.tempo = tempo
             let (sequenceMs, seekMs): (Double, Double)
@@ -95,7 +95,6 @@ final class WSOLAEngine: StretchEngine {
         static func longestSeekWindow(sampleRate: Int) -> Int {
             Sequencing(tempo: 0.5, sampleRate: sampleRate).seek
         }
-
     }
 
     var hop: Int { sequencing.hop }
@@ -130,13 +129,13 @@ final class WSOLAEngine: StretchEngine {
     }
 
     func push(_ input: AudioBuffer, into output: inout PlanarFIFO) {
-        if !started { start(into: &output) }
+        if !started { start() }
         append(input)
         render(into: &output)
     }
 
     func finish(into output: inout PlanarFIFO) {
-        if !started { start(into: &output) }
+        if !started { start() }
         // Silence after the input until every frame owed has come out.
         let block = sequencing.sequence + sequencing.seek
         let silence = AudioBuffer(channelCount: channelCount, frameCount: block)
@@ -146,7 +145,7 @@ final class WSOLAEngine: StretchEngine {
         }
     }
 
-    private func start(into output: inout PlanarFIFO) {
+    private func start() {
         started = true
         readPosition = Double(sequencing.halfSeek)
         let pad = Int(Self.padSeconds * Double(sampleRate))
