@@ -4,9 +4,9 @@ import SlomoCore
 /// processors, started again. Each piece of a long segment would otherwise allocate megabytes
 /// afresh (and page-fault them in) and build a new stretcher. Used on the renderer's thread only.
 ///
-/// Only the time-domain engine comes back from a restart exactly as a new one: on one thread every piece
-/// reuses its predecessor's processor, on two the first pieces get new ones, and the samples
-/// are the same (`ParallelRenderingTests`). Rubber Band R3 after `rubberband_reset` differs
+/// Only the time-domain engine comes back from a restart exactly as a new one: on one thread
+/// every piece reuses its predecessor's processor, on two the first pieces get new ones, and
+/// the samples are the same (`ParallelRenderingTests`). Rubber Band R3 after `rubberband_reset` differs
 /// from a new stretcher, and output must not depend on which pieces happened to render first.
 struct SegmentLeftovers {
     private var fifos: [PlanarFIFO] = []

@@ -29,14 +29,17 @@ final class WSOLAEngine: StretchEngine {
     /// Where the next sequence nominally starts, in input frames (fractional, so that the
     /// rate holds exactly over many sequences).
     private var readPosition = 0.0
-    /// The end of the last sequence (`overlap` frames a channel), cross-faded into the next.
-    private var tail: [[Float]]
+    /// The end of the last sequence (`overlap` frames a channel), cross-faded into the next,
+    /// and pointers to its channels.
+    private let tail: PlanarScratch
+    private let tailPointers: [UnsafePointer<Float>]
     private var started = false
     /// Input frames pushed (the start pad included), and output frames that input is owed
     /// at the rates it came at.
     private var owedOutput = 0.0
     private var emitted = 0
-    private var scratch: [[Float]]
+    /// A sequence's output, before it is appended.
+    private let body: PlanarScratch
     /// Onsets of the input (each one's first copy is placed where the map puts it), and the
     /// first one not yet passed.
     private var onsets: OnsetDetector
@@ -58,8 +61,9 @@ final class WSOLAEngine: StretchEngine {
         search = SimilaritySearch(referenceLength: sequencing.overlap,
                                   longestWindow: Sequencing.longestSeekWindow(sampleRate: sampleRate))
         pending = Array(repeating: [], count: channelCount)
-        tail = Array(repeating: [Float](repeating: 0, count: sequencing.overlap), count: channelCount)
-        scratch = Array(repeating: [], count: channelCount)
+        tail = PlanarScratch(channelCount: channelCount, capacity: sequencing.overlap)
+        tailPointers = (0..<channelCount).map { [tail] in UnsafePointer(tail.channel($0)) }
+        body = PlanarScratch(channelCount: channelCount, capacity: Sequencing.longestSequence(sampleRate: sampleRate))
         onsets = OnsetDetector(sampleRate: sampleRate, sustain: sampleRate / 200)
     }
 
@@ -78,19 +82,27 @@ final class WSOLAEngine: StretchEngine {
         init(tempo: Double, sampleRate: Int) {
             self.tempo = tempo
             let (sequenceMs, seekMs): (Double, Double)
+            let longest = Self.longestSequenceMs
             if tempo < 0.5 {
                 (sequenceMs, seekMs) = (40, 15)
             } else if tempo < 0.8 {
                 (sequenceMs, seekMs) = (45, 20)
             } else {
                 let along = (min(max(tempo, 0.5), 2) - 0.5) / 1.5
-                (sequenceMs, seekMs) = (90 - 50 * along, 20 - 5 * along)
+                (sequenceMs, seekMs) = (longest - 50 * along, 20 - 5 * along)
             }
-            let frames = { (ms: Double) in Int((ms * Double(sampleRate) / 1000).rounded()) }
+            let frames = { (ms: Double) in Self.frames(ms, sampleRate: sampleRate) }
             overlap = frames(8)
             sequence = max(frames(sequenceMs), 2 * overlap + 1)
             halfSeek = max(1, frames(seekMs) / 2)
         }
+
+        /// No sequence is longer (the automatic lengths' start, at 0.5).
+        private static let longestSequenceMs = 90.0
+
+        static func longestSequence(sampleRate: Int) -> Int { frames(longestSequenceMs, sampleRate: sampleRate) }
+
+        private static func frames(_ ms: Double, sampleRate: Int) -> Int { Int((ms * Double(sampleRate) / 1000).rounded()) }
 
         static func longestSeekWindow(sampleRate: Int) -> Int {
             Sequencing(tempo: 0.5, sampleRate: sampleRate).seek
@@ -111,10 +123,8 @@ final class WSOLAEngine: StretchEngine {
     }
 
     func reset() {
-        for c in 0..<channelCount {
-            pending[c].removeAll(keepingCapacity: true)
-            tail[c] = [Float](repeating: 0, count: sequencing.overlap)
-        }
+        for c in 0..<channelCount { pending[c].removeAll(keepingCapacity: true) }
+        tail.zero(tail.capacity)
         bufferStart = 0
         readSequencing = sequencing
         rateChanges.removeAll()
@@ -224,13 +234,11 @@ final class WSOLAEngine: StretchEngine {
                 window = min(window, latestStart - windowStart + 1)
             }
         }
-        let offset = withPointers(pending, from: windowStart) { candidates in
-            withPointers(tail, from: 0) { reference in
-                // Right after an onset the sound goes on from it (a short one is not stepped
-                // over), unless a later start matches better.
-                search.bestOffset(reference: reference, candidates: candidates, window: window,
-                                  preferred: afterOnset ? 0 : nil)
-            }
+        let offset = withPendingPointers(from: windowStart) { candidates in
+            // Right after an onset the sound goes on from it (a short one is not stepped over),
+            // unless a later start matches better.
+            search.bestOffset(reference: tailPointers, candidates: candidates, window: window,
+                              preferred: afterOnset ? 0 : nil)
         }
         return windowStart + offset
     }
@@ -290,34 +298,31 @@ final class WSOLAEngine: StretchEngine {
     /// Cross-fades the tail into the sequence starting at `start` (an index into `pending`),
     /// appends it, and keeps its end as the next tail.
     private func emitSequence(at start: Int, _ s: Sequencing, into output: inout PlanarFIFO) {
-        let overlap = s.overlap, body = s.hop
+        let overlap = s.overlap, hop = s.hop
         let step = 1 / Float(overlap)
         for c in 0..<channelCount {
+            let tail = tail.channel(c), out = body.channel(c)
             pending[c].withUnsafeBufferPointer { input in
                 let source = input.baseAddress! + start
-                tail[c].withUnsafeMutableBufferPointer { tail in
-                    if scratch[c].count != body { scratch[c] = [Float](repeating: 0, count: body) }
-                    scratch[c].withUnsafeMutableBufferPointer { out in
-                        for i in 0..<overlap {
-                            let fadeIn = (Float(i) + 0.5) * step
-                            out[i] = tail[i] + (source[i] - tail[i]) * fadeIn
-                        }
-                        for i in overlap..<body { out[i] = source[i] }
-                        for i in 0..<overlap { tail[i] = source[body + i] }
-                    }
+                for i in 0..<overlap {
+                    let fadeIn = (Float(i) + 0.5) * step
+                    out[i] = tail[i] + (source[i] - tail[i]) * fadeIn
                 }
+                (out + overlap).update(from: source + overlap, count: hop - overlap)
+                tail.update(from: source + hop, count: overlap)
             }
         }
-        withPointers(scratch, from: 0) { output.append($0, frames: body) }
-        emitted += body
+        body.store(hop, into: &output)
+        emitted += hop
     }
 
-    private func withPointers<R>(_ channels: [[Float]], from start: Int, _ body: ([UnsafePointer<Float>]) -> R) -> R {
+    /// `use` given a pointer into each channel of `pending`, at `start`.
+    private func withPendingPointers<R>(from start: Int, _ use: ([UnsafePointer<Float>]) -> R) -> R {
         var pointers: [UnsafePointer<Float>] = []
-        pointers.reserveCapacity(channels.count)
+        pointers.reserveCapacity(channelCount)
         func next(_ c: Int) -> R {
-            if c == channels.count { return body(pointers) }
-            return channels[c].withUnsafeBufferPointer { buffer in
+            if c == channelCount { return use(pointers) }
+            return pending[c].withUnsafeBufferPointer { buffer in
                 pointers.append(buffer.baseAddress! + start)
                 return next(c + 1)
             }

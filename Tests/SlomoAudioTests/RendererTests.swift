@@ -53,8 +53,7 @@ struct RendererTests {
 
     /// The issue sets no timing bar for ramps; these limits are what the renderer holds
     /// today (measured: varispeed 1.3 ms, spectral 2.5 ms, time-domain 2.3 ms, low-latency
-    /// 4.7 ms worst). Time-domain places each click's first copy (it repeats them at 0.25x,
-    /// as WSOLA does, within the detector's 50 ms).
+    /// 4.7 ms worst). Time-domain places each click's onset and plays it once.
     @Test("ramps: exact segment lengths, smooth rate, clicks where the map puts them",
           arguments: [TimePitchAlgorithm.spectral, .timeDomain, .varispeed, .lowLatency])
     func ramp(_ alg: TimePitchAlgorithm) throws {
