@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "SlomoCLI",
             dependencies: [
-                "SlomoCore", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoComposition", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
+                "SlomoCore", "SlomoConcurrency", "SlomoScript", "SlomoMedia", "SlomoAudio", "SlomoComposition", "SlomoExport", "SlomoCapture", "SlomoInterchange", "SlomoPlot",
                 "SlomoPlayback", "SlomoBatch", "SlomoDetect", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

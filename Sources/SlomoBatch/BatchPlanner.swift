@@ -133,9 +133,11 @@ public struct BatchPlanner: Sendable {
         try? FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let found = Guarded((problems: [Int: PlanProblem](), layouts: [Int: ChunkedExport.Layout]()))
+        let launcher = ForkServerPool(slomo: slomo)
+        defer { launcher.close() }
         WorkLanes.run(jobs.count, lanes: parallelChecks, name: "batch dry run") { position in
             let job = jobs[position]
-            switch dryRun(job, scratch: scratch) {
+            switch dryRun(job, scratch: scratch, launcher: launcher) {
             case .success(let layout?): found.withLock { $0.layouts[job.index] = layout }
             case .success(nil): break
             case .failure(let problem): found.withLock { $0.problems[position] = problem }
@@ -146,7 +148,7 @@ public struct BatchPlanner: Sendable {
     }
 
     /// A job's dry run: how it is cut when it is a chunked export (nil otherwise), or its problem.
-    private func dryRun(_ job: BatchJob, scratch: String) -> Result<ChunkedExport.Layout?, PlanProblem> {
+    private func dryRun(_ job: BatchJob, scratch: String, launcher: ForkServerPool) -> Result<ChunkedExport.Layout?, PlanProblem> {
         let target = "\(scratch)/\(job.index)-\(URL(fileURLWithPath: job.output).lastPathComponent)"
         let chunked = job.command == .export && ChunkedExport.unchunked(job.options) != nil
         let arguments = [job.command.rawValue, job.input] + job.options + ["-o", target, "--dry-run"] + (chunked ? ["--print-chunks"] : [])
@@ -154,7 +156,7 @@ public struct BatchPlanner: Sendable {
             .failure(PlanProblem(job.place, input: display(job.input), message))
         }
         do {
-            let (exit, text) = try ChildProcess.output(of: slomo, arguments)
+            let (exit, text) = try launcher.output(arguments)
             guard exit.status == 0 else { return problem(JobOutcomeText.error(in: text) ?? "the dry run exited \(exit.status)") }
             guard chunked else { return .success(nil) }
             let line = text.split(separator: "\n").last { $0.hasPrefix("{") } ?? ""

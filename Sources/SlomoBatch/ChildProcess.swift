@@ -2,21 +2,18 @@ import Foundation
 import Glibc
 import SlomoMedia
 
-/// A program a batch runs (slomo for a job or a dry run, sbatch, squeue): started with
-/// `posix_spawn`, its output appended to a file, and reaped with `wait4` so that its CPU time
-/// and peak memory are known. The child gets /dev/null as input and none of this process's
-/// other descriptors, and its own process group, so that a terminal's Ctrl-C reaches it only
-/// through `signal(_:)` (the batch decides how its jobs stop).
-final class ChildProcess: Sendable {
-    /// How a child ended and what it used.
-    struct Exit: Sendable {
-        /// Its exit status, or 128 + the signal that ended it.
-        let status: Int32
-        /// The signal that ended it, when one did.
-        let signal: Int32?
-        let wallSeconds: Double
-        let cpuSeconds: Double
-        let peakMemoryBytes: Int64
+/// A program a batch runs (slomo for a job or a dry run, a fork server, sbatch, squeue):
+/// started with `posix_spawn`, its output appended to a file, and reaped with `wait4` so that
+/// its CPU time and peak memory are known. The child gets /dev/null as input and none of this
+/// process's other descriptors, and its own process group, so that a terminal's Ctrl-C reaches
+/// it only through `signal(_:)` (the batch decides how its jobs stop).
+final class ChildProcess: RunningCommand {
+    /// What the child reads and where what it prints goes.
+    enum Streams {
+        /// /dev/null in; stdout and stderr appended to the file at the path.
+        case appendingTo(String)
+        /// stdin and stdout from these descriptors (pipes); stderr this process's own.
+        case pipes(input: Int32, output: Int32)
     }
 
     let pid: pid_t
@@ -24,13 +21,26 @@ final class ChildProcess: Sendable {
 
     /// Starts `executable arguments…` (an absolute path) with stdout and stderr appended to
     /// `outputPath`; `environment` is added to this process's own.
-    init(_ executable: String, _ arguments: [String], outputPath: String, environment: [String: String] = [:]) throws(BatchError) {
+    convenience init(_ executable: String, _ arguments: [String], outputPath: String,
+                     environment: [String: String] = [:]) throws(BatchError) {
+        try self.init(executable, arguments, streams: .appendingTo(outputPath), environment: environment)
+    }
+
+    /// Starts `executable arguments…` (an absolute path) with `streams`; `environment` is added
+    /// to this process's own.
+    init(_ executable: String, _ arguments: [String], streams: Streams, environment: [String: String] = [:]) throws(BatchError) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        switch streams {
+        case .appendingTo(let outputPath):
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+            posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        case .pipes(let input, let output):
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+            posix_spawn_file_actions_adddup2(&actions, output, 1)
+        }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
             posix_spawn_file_actions_addclose(&actions, descriptor)
@@ -59,30 +69,35 @@ final class ChildProcess: Sendable {
         self.pid = pid
     }
 
-    /// Sends `number` to the child.
-    func signal(_ number: Int32) { kill(pid, number) }
-
     /// Waits for the child to end (once).
-    func wait() -> Exit {
+    func wait() -> CommandExit {
+        let (status, usage) = Self.reap(pid)
+        return CommandExit(waitStatus: status, usage: usage, wallSeconds: (ContinuousClock.now - started).seconds)
+    }
+
+    /// Waits for the child `pid` to end; its wait status and what it used.
+    static func reap(_ pid: pid_t) -> (status: Int32, usage: CommandExit.Usage) {
         var status: Int32 = 0
         var usage = rusage()
         _ = try? SystemError.check("wait4") { wait4(pid, &status, 0, &usage) }
-        let termination = status & 0x7f
-        let signal: Int32? = termination == 0 ? nil : termination
-        let exitStatus = signal.map { 128 + $0 } ?? (status >> 8) & 0xff
         func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return Exit(status: exitStatus, signal: signal, wallSeconds: (ContinuousClock.now - started).seconds,
-                    cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakMemoryBytes: Int64(usage.ru_maxrss) * 1024)
+        return (status, CommandExit.Usage(cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+                                          peakMemoryBytes: Int64(usage.ru_maxrss) * 1024))
     }
 
     /// Runs `executable arguments…` to its end and returns its exit and what it printed
     /// (stdout and stderr together).
     static func output(of executable: String, _ arguments: [String], environment: [String: String] = [:])
-        throws(BatchError) -> (exit: Exit, text: String) {
+        throws(BatchError) -> (exit: CommandExit, text: String) {
+        try output { file throws(BatchError) in try ChildProcess(executable, arguments, outputPath: file, environment: environment) }
+    }
+
+    /// Runs the command `start` starts with its output going to the file at the path it is
+    /// given, to its end; returns its exit and what it printed.
+    static func output(_ start: (String) throws(BatchError) -> any RunningCommand) throws(BatchError) -> (exit: CommandExit, text: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-batch-\(UUID().uuidString).out").path
         defer { unlink(file) }
-        let child = try ChildProcess(executable, arguments, outputPath: file, environment: environment)
-        let exit = child.wait()
+        let exit = try start(file).wait()
         return (exit, (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
     }
 }

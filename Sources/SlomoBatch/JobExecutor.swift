@@ -27,10 +27,19 @@ public struct JobExecutor: Sendable {
     /// The engine's name recorded in results (`local`, `slurm`, …).
     public let engine: String
 
+    /// How the job's command is started: a new process of `slomo`, or a fork of a server that
+    /// has its libraries loaded already (the local engine).
+    let launcher: any CommandLauncher
+
     public init(runFolder: RunFolder, slomo: String, engine: String) {
+        self.init(runFolder: runFolder, slomo: slomo, engine: engine, launcher: SpawningLauncher(slomo: slomo))
+    }
+
+    init(runFolder: RunFolder, slomo: String, engine: String, launcher: any CommandLauncher) {
         self.runFolder = runFolder
         self.slomo = slomo
         self.engine = engine
+        self.launcher = launcher
     }
 
     /// Runs `job` unless it is done; `interruption` stops it. A job that waits for others runs
@@ -68,7 +77,7 @@ public struct JobExecutor: Sendable {
         let header = "== slomo batch: job \(job.index) (\(job.id)), attempt \(attempt), \(engine) on \(Self.host) at \(Self.now())\n"
             + "== \(slomo) \(job.arguments.joined(separator: " "))\n"
         let offset = Self.append(header, to: log)
-        let child = try ChildProcess(slomo, job.arguments, outputPath: log)
+        let child = try launcher.start(job.arguments, outputPath: log)
         interruption.follow(child)
         let exit = child.wait()
         interruption.forget(child)
@@ -113,7 +122,7 @@ public struct JobExecutor: Sendable {
 
     /// SIGINT or SIGTERM when they ended the command (by the signal, or by slomo's 130 or 143
     /// after cleaning up); any other end is the job's own failure.
-    private static func stoppingSignal(_ exit: ChildProcess.Exit) -> Int32? {
+    private static func stoppingSignal(_ exit: CommandExit) -> Int32? {
         [SIGINT, SIGTERM].first { exit.signal == $0 || exit.status == 128 + $0 }
     }
 

@@ -8,7 +8,7 @@ import SlomoConcurrency
 public final class JobInterruption: Sendable {
     private struct State {
         var signal: Int32?
-        var running: [pid_t: ChildProcess] = [:]
+        var running: [pid_t: any RunningCommand] = [:]
     }
 
     private let state = Guarded(State())
@@ -20,7 +20,7 @@ public final class JobInterruption: Sendable {
 
     /// Stops the batch: no new job starts, and running commands get `signal`.
     public func interrupt(_ signal: Int32) {
-        let running = state.withLock { state -> [ChildProcess] in
+        let running = state.withLock { state -> [any RunningCommand] in
             if state.signal == nil { state.signal = signal }
             return Array(state.running.values)
         }
@@ -29,7 +29,7 @@ public final class JobInterruption: Sendable {
 
     /// Follows `child` until `forget(_:)`; a child started as the batch was being stopped is
     /// sent the signal at once.
-    func follow(_ child: ChildProcess) {
+    func follow(_ child: any RunningCommand) {
         let stopped = state.withLock { state -> Int32? in
             state.running[child.pid] = child
             return state.signal
@@ -37,7 +37,7 @@ public final class JobInterruption: Sendable {
         if let stopped { child.signal(stopped) }
     }
 
-    func forget(_ child: ChildProcess) {
+    func forget(_ child: any RunningCommand) {
         state.withLock { _ = $0.running.removeValue(forKey: child.pid) }
     }
 }

@@ -3,6 +3,7 @@ import SlomoConcurrency
 
 /// Runs a plan's pending jobs on this machine, `parallelJobs` at a time, each through the same
 /// `JobExecutor` that `slomo batch exec` uses, and reports `BatchProgress` after every change.
+/// Its commands are forked from a `ForkServer` a lane, which loads slomo's libraries once.
 /// `JobInterruption` stops it cleanly: running commands remove their unfinished outputs, their
 /// jobs get no result and stay pending.
 public struct LocalEngine: Sendable {
@@ -50,7 +51,9 @@ public struct LocalEngine: Sendable {
             }
         }
         report(initial)
-        let executor = executor
+        let launcher = ForkServerPool(slomo: executor.slomo)
+        defer { launcher.close() }
+        let executor = JobExecutor(runFolder: executor.runFolder, slomo: executor.slomo, engine: executor.engine, launcher: launcher)
         @Sendable func run(_ job: BatchJob) -> Bool {
             guard interruption.signal == nil else { return false }
             changed { $0.running += 1 }

@@ -23,7 +23,7 @@ enum ChunkedExportRunner {
             print("would render \(frames) frames at \(frameRate) fps in \(ranges.count) chunk(s) (\(rangeText)) in \(folder), then join them")
             return
         }
-        let jobOptions = ChunkOptions.jobOptions(Array(CommandLine.arguments.dropFirst()), input: input)
+        let jobOptions = ChunkOptions.jobOptions(Slomo.arguments.read { $0 }, input: input)
         let chunked = try ChunkedExport.prepare(input: input, options: jobOptions, output: session.outputPath,
                                                 overwrite: session.settings.overwrite, frameRanges: ranges,
                                                 audio: session.composition.hasAudio, runFolder: folder)

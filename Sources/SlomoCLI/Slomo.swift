@@ -1,5 +1,7 @@
 import ArgumentParser
 import Glibc
+import SlomoBatch
+import SlomoConcurrency
 import SlomoCore
 import SlomoMedia
 
@@ -20,14 +22,42 @@ struct Slomo: AsyncParsableCommand {
         subcommands: [Inspect.self, Detect.self, PlanCommand.self, Retime.self, Export.self, PlayCommand.self, Still.self, TimelineCommand.self, Stretch.self, Capture.self,
                       Devices.self, Batch.self])
 
+    /// The arguments of the command this process runs (what follows `slomo`): the command
+    /// line's, or those a fork server's child was given (`run(_:)`).
+    static let arguments = Guarded(Array(CommandLine.arguments.dropFirst()))
+
     static func main() async {
+        let arguments = arguments.read { $0 }
+        if arguments == ForkServer.arguments {
+            // On the main thread, before anything starts another: returns in each forked child.
+            await run(ForkServer.serve(warmingUp: warmUpParsing))
+            Glibc.exit(0)
+        }
+        await run(arguments)
+    }
+
+    /// Fills the Swift runtime's caches that parsing a command line needs (a conformance lookup
+    /// scans the whole binary the first time: most of a forked `--version`'s 9 ms), in a fork
+    /// server before it forks, so that no job repeats it.
+    private static func warmUpParsing() {
+        func visit(_ command: ParsableCommand.Type) {
+            _ = helpMessage(for: command)
+            command.configuration.subcommands.forEach(visit)
+        }
+        visit(Slomo.self)
+    }
+
+    /// Runs `slomo arguments…` in this process, as `main` does with the command line's; exits
+    /// with the command's status when it fails.
+    static func run(_ arguments: [String]) async {
+        self.arguments.withLock { $0 = arguments }
         FFmpegLog.configureFromEnvironment()
         unblockHandledSignals()
-        if let problem = Suggestions.problem(in: Array(CommandLine.arguments.dropFirst())) {
+        if let problem = Suggestions.problem(in: arguments) {
             ExitStatus.exit(with: CommandError(problem))
         }
         do {
-            var command = try parseAsRoot(nil)
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
