@@ -6,11 +6,11 @@ extension ForkServer {
     /// The arguments that make `slomo` a fork server: `batch fork-server`.
     public static let arguments = ["batch", "fork-server"]
 
-    /// The server's side (`slomo batch fork-server`): loads the job libraries, then for each
-    /// request on stdin forks (after `warmUp`, which may fill caches every child would fill); the
-    /// server answers on stdout with the child's process id, waits
-    /// for it and answers how it ended, and exits when stdin ends. Returns only in a forked
-    /// child, with the arguments of the command it is to run as `slomo` would.
+    /// The server's side (`slomo batch fork-server`): loads the job libraries and runs `warmUp`
+    /// (which may fill caches every child would fill), then forks for each request on stdin,
+    /// answers on stdout with the child's process id, waits for it and answers how it ended;
+    /// exits when stdin ends. Returns only in a forked child, with the arguments of the command
+    /// it is to run as `slomo` would.
     ///
     /// Forking is safe only while this process has one thread: call it on the main thread before
     /// anything starts another (an `await` of a nonisolated function starts the task pool). With

@@ -2,31 +2,35 @@ import Glibc
 import SlomoConcurrency
 
 /// The launcher of the local engine and of a plan's dry runs: a `ForkServer` for each lane that
-/// runs a command, started on first need and kept for the lane's next command. A server that cannot start or serve is set
-/// aside and the command is spawned as a new process instead, so a batch never depends on it.
+/// runs a command, started on first need and kept for the lane's next command. Once a server
+/// cannot start or serve, commands are spawned as new processes instead, so a batch never
+/// depends on the servers.
 final class ForkServerPool: CommandLauncher {
     private let spawning: SpawningLauncher
-    private let idle = Guarded([ForkServer]())
+    private let state = Guarded((idle: [ForkServer](), failed: false))
 
     init(slomo: String) {
         spawning = SpawningLauncher(slomo: slomo)
     }
 
     func start(_ arguments: [String], outputPath: String) throws(BatchError) -> any RunningCommand {
-        guard let server = idle.withLock({ $0.popLast() }) ?? (try? ForkServer(slomo: spawning.slomo)) else {
+        let (idle, failed) = state.withLock { state in (state.idle.popLast(), state.failed) }
+        guard !failed, let server = idle ?? (try? ForkServer(slomo: spawning.slomo)) else {
+            state.withLock { $0.failed = true }
             return try spawning.start(arguments, outputPath: outputPath)
         }
         do {
             return ForkedCommand(pid: try server.start(arguments, outputPath: outputPath), server: server, pool: self)
         } catch {
             server.close()
+            state.withLock { $0.failed = true }
             return try spawning.start(arguments, outputPath: outputPath)
         }
     }
 
     /// Ends every server (call once no command runs).
     func close() {
-        for server in idle.withLock({ servers in defer { servers = [] }; return servers }) { server.close() }
+        for server in state.withLock({ state in defer { state.idle = [] }; return state.idle }) { server.close() }
     }
 
     /// A command a server of the pool forked; the server goes back to the pool when it ends.
@@ -43,7 +47,7 @@ final class ForkServerPool: CommandLauncher {
                 server.close()
                 return CommandExit(waitStatus: SIGKILL, usage: .init(cpuSeconds: 0, peakMemoryBytes: 0), wallSeconds: wallSeconds)
             }
-            pool.idle.withLock { $0.append(server) }
+            pool.state.withLock { $0.idle.append(server) }
             return CommandExit(waitStatus: ended.waitStatus, usage: ended.usage, wallSeconds: wallSeconds)
         }
     }
