@@ -140,7 +140,13 @@ public struct JobExecutor: Sendable {
         return ProcessInfo.processInfo.environment.filter { names.contains($0.key) }
     }
 
-    private static func now() -> String { ISO8601DateFormatter().string(from: Date()) }
+    /// Now in ISO 8601 with milliseconds (`2026-11-27T17:45:01.123Z`): jobs a second long are
+    /// told apart, and the texts still sort as the times do.
+    private static func now() -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date())
+    }
 
     private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 

@@ -91,8 +91,15 @@ import Testing
         let folder = RunFolder(workspace.path("run"))
         let results = plan.jobs.map { folder.result(of: $0) }
         #expect(results.allSatisfy { $0?.status == .done })
-        let joinEnded = try #require(results[5]?.finishedAt)
-        #expect(results[1...4].allSatisfy { ($0?.finishedAt ?? "~") <= joinEnded }, "the join ran before a chunk ended")
+        // The join's command started (its end less its wall time) after every chunk and the audio ended.
+        let times = ISO8601DateFormatter()
+        times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        let join = try #require(results[5])
+        let joinStarted = try #require(times.date(from: join.finishedAt)).addingTimeInterval(-join.wallSeconds)
+        for result in results[1...4] {
+            let ended = try #require(times.date(from: result?.finishedAt ?? ""), "a millisecond time: \(String(describing: result?.finishedAt))")
+            #expect(ended <= joinStarted, "job \(result?.index ?? -1) ended \(ended), after the join started at \(joinStarted)")
+        }
 
         // The pieces removed once joined: nothing is needed, nothing runs, no file changes.
         try FileManager.default.removeItem(atPath: workspace.path("run/pieces"))
