@@ -9,38 +9,38 @@ import SlomoMedia
 /// a crash ends only it. The server runs one command at a time; `ForkServerPool` keeps one a lane.
 public final class ForkServer: Sendable {
     let process: ChildProcess
-    /// Where requests are written (the server's stdin).
-    private let requests: Int32
-    /// Where answers are read (the server's stdout).
-    private let answers: Int32
+    /// This end of the socket pair whose other end is the server's stdin and stdout: requests
+    /// are sent and answers read here. A socket, so that a send to a server that died fails
+    /// with EPIPE instead of raising SIGPIPE in the batch.
+    private let socket: Int32
 
     /// Starts the server: `slomo batch fork-server`.
     init(slomo: String) throws(BatchError) {
-        let toServer = try Self.pipe(), fromServer: [Int32]
-        do { fromServer = try Self.pipe() } catch {
-            toServer.forEach { _ = Glibc.close($0) }
-            throw error
-        }
-        defer { _ = Glibc.close(toServer[0]); _ = Glibc.close(fromServer[1]) }
+        var ends: [Int32] = [-1, -1]
         do {
-            process = try ChildProcess(slomo, Self.arguments, streams: .pipes(input: toServer[0], output: fromServer[1]))
+            try SystemError.check("socketpair") { socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) }
         } catch {
-            _ = Glibc.close(toServer[1]); _ = Glibc.close(fromServer[0])
+            throw BatchError(.engineUnavailable, "cannot start a fork server: \(error)")
+        }
+        defer { _ = Glibc.close(ends[1]) }
+        do {
+            process = try ChildProcess(slomo, Self.arguments, streams: .descriptors(input: ends[1], output: ends[1]))
+        } catch {
+            _ = Glibc.close(ends[0])
             throw error
         }
-        requests = toServer[1]
-        answers = fromServer[0]
+        socket = ends[0]
     }
 
     /// Forks `slomo arguments…` with what it prints appended to `outputPath`; its process id.
     /// Throws when the server is gone or could not fork.
     func start(_ arguments: [String], outputPath: String) throws(BatchError) -> pid_t {
         do {
-            try ForkServerMessage.write(ForkServerMessage.Request(arguments: arguments, outputPath: outputPath), to: requests)
+            try ForkServerMessage.write(ForkServerMessage.Request(arguments: arguments, outputPath: outputPath), to: socket)
         } catch {
             throw BatchError(.engineUnavailable, "the fork server is gone: \(error)")
         }
-        guard let started = ForkServerMessage.read(ForkServerMessage.Started.self, from: answers) else {
+        guard let started = ForkServerMessage.read(ForkServerMessage.Started.self, from: socket) else {
             throw BatchError(.engineUnavailable, "the fork server ended without starting the command")
         }
         guard let pid = started.pid else {
@@ -51,25 +51,13 @@ public final class ForkServer: Sendable {
 
     /// Waits for the command `start` forked to end; nil when the server ended first.
     func ended() -> ForkServerMessage.Ended? {
-        ForkServerMessage.read(ForkServerMessage.Ended.self, from: answers)
+        ForkServerMessage.read(ForkServerMessage.Ended.self, from: socket)
     }
 
     /// Ends the server (it exits when its requests end) and reaps it.
     func close() {
-        _ = Glibc.close(requests)
+        _ = shutdown(socket, Int32(SHUT_WR))
         _ = process.wait()
-        _ = Glibc.close(answers)
-    }
-
-    /// A pipe's read and write ends, both closed on exec (a spawn gives the server copies).
-    private static func pipe() throws(BatchError) -> [Int32] {
-        var ends: [Int32] = [-1, -1]
-        do {
-            try SystemError.check("pipe") { Glibc.pipe(&ends) }
-        } catch {
-            throw BatchError(.engineUnavailable, "cannot start a fork server: \(error)")
-        }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return ends
+        _ = Glibc.close(socket)
     }
 }

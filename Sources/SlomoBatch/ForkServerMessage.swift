@@ -2,7 +2,7 @@ import Foundation
 import Glibc
 import SlomoMedia
 
-/// What a batch and its fork server say to each other over two pipes, a JSON object a line: the
+/// What a batch and its fork server say to each other over a socket pair, a JSON object a line: the
 /// batch asks for a command, the server answers once it has forked it and again when it ended.
 enum ForkServerMessage {
     /// Run `slomo arguments…` with what it prints appended to `outputPath`.
@@ -23,15 +23,16 @@ enum ForkServerMessage {
         let usage: CommandExit.Usage
     }
 
-    /// Writes `message` and a newline to `descriptor`.
+    /// Sends `message` and a newline on the socket `descriptor`; a peer that is gone is an
+    /// EPIPE error, not a SIGPIPE.
     static func write(_ message: some Encodable, to descriptor: Int32) throws(SystemError) {
         var bytes = [UInt8]((try? JSONEncoder().encode(message)) ?? Data())
         bytes.append(UInt8(ascii: "\n"))
         var written = 0
         while written < bytes.count {
             let from = written
-            written += try SystemError.check("write") {
-                bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + from, $0.count - from) }
+            written += try SystemError.check("send") {
+                bytes.withUnsafeBytes { send(descriptor, $0.baseAddress! + from, $0.count - from, Int32(MSG_NOSIGNAL)) }
             }
         }
     }

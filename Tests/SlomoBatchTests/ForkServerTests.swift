@@ -48,11 +48,11 @@ import Testing
         let fields = try String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8).split(separator: ")").last!.split(separator: " ")
         #expect(Int32(fields[1]) == server.process.pid, "its parent is the server")
         #expect(Int32(fields[2]) == pid, "its own process group")
-        let serverPipes = try Set([0, 1].map { try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.process.pid)/fd/\($0)") })
+        let serverEnds = try Set([0, 1].map { try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(server.process.pid)/fd/\($0)") })
         let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").map {
             try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")
         }
-        #expect(serverPipes.isDisjoint(with: held), "it holds \(held)")
+        #expect(serverEnds.isDisjoint(with: held), "it holds \(held)")
         #expect(held.contains("/dev/null"))
         #expect(try Self.threads(of: server.process.pid) == 1)
         kill(pid, SIGINT)
@@ -60,6 +60,17 @@ import Testing
         let exit = CommandExit(waitStatus: ended.waitStatus, usage: ended.usage, wallSeconds: 0)
         #expect(exit.status == 130, "Ctrl-C ends it as it ends slomo")
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test func aServerThatDiedIsAnErrorNotASignal() throws {
+        let folder = try FixtureCache.shared.scratchFolder("fork-server-gone")
+        let server = try ForkServer(slomo: try Slomo.executable)
+        defer { server.close() }
+        kill(server.process.pid, SIGKILL)
+        _ = server.process.wait()
+        // Sending to a pipe without a reader would end this process with SIGPIPE.
+        #expect(throws: BatchError.self) { try server.start(["--version"], outputPath: folder.appendingPathComponent("log").path) }
+        #expect(server.ended() == nil)
     }
 
     private static func threads(of pid: pid_t) throws -> Int {
