@@ -14,7 +14,7 @@ final class ForkServerPool: CommandLauncher {
     }
 
     func start(_ arguments: [String], outputPath: String) throws(BatchError) -> any RunningCommand {
-        let (idle, failed) = state.withLock { state in (state.idle.popLast(), state.failed) }
+        let (failed, idle) = state.withLock { state in (state.failed, state.failed ? nil : state.idle.popLast()) }
         guard !failed, let server = idle ?? (try? ForkServer(slomo: spawning.slomo)) else {
             state.withLock { $0.failed = true }
             return try spawning.start(arguments, outputPath: outputPath)

@@ -42,6 +42,11 @@ public struct JobExecutor: Sendable {
         self.launcher = launcher
     }
 
+    /// This executor, starting commands with `launcher`.
+    func launching(with launcher: any CommandLauncher) -> JobExecutor {
+        JobExecutor(runFolder: runFolder, slomo: slomo, engine: engine, launcher: launcher)
+    }
+
     /// Runs `job` unless it is done; `interruption` stops it. A job that waits for others runs
     /// once they are all done; when one of them failed, it fails too, naming it.
     public func execute(_ job: BatchJob, interruption: JobInterruption) throws -> Outcome {

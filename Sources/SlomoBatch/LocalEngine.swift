@@ -53,7 +53,7 @@ public struct LocalEngine: Sendable {
         report(initial)
         let launcher = ForkServerPool(slomo: executor.slomo)
         defer { launcher.close() }
-        let executor = JobExecutor(runFolder: executor.runFolder, slomo: executor.slomo, engine: executor.engine, launcher: launcher)
+        let executor = executor.launching(with: launcher)
         @Sendable func run(_ job: BatchJob) -> Bool {
             guard interruption.signal == nil else { return false }
             changed { $0.running += 1 }

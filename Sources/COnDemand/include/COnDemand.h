@@ -49,9 +49,10 @@ const SlomoFilterFunctions *_Nullable slomo_filter_functions(const char *_Nullab
 /// call (thread-safe). NULL when it cannot be opened; `*error` then says why.
 const SlomoDeviceFunctions *_Nullable slomo_device_functions(const char *_Nullable *_Nonnull error);
 
-/// Opens FFmpeg's libraries, FFTW, libsamplerate and Rubber Band now: what a retime, an export or
-/// a stretch calls. A process that forks jobs does this once, so that they start with them loaded.
-/// One that cannot be opened is left for its first call to report.
+/// Opens now the libraries of the groups libraries.txt marks `preload` (FFmpeg's, FFTW,
+/// libsamplerate, Rubber Band): what a retime, an export or a stretch calls. A process that forks
+/// jobs does this once, so that they start with them loaded. One that cannot be opened is left
+/// for its first call to report. Generated into preload.c.
 void slomo_preload_job_libraries(void);
 
 #endif
