@@ -53,11 +53,17 @@ struct Slomo: AsyncParsableCommand {
         self.arguments.withLock { $0 = arguments }
         FFmpegLog.configureFromEnvironment()
         unblockHandledSignals()
-        if let problem = Suggestions.problem(in: arguments) {
+        if let problem = Suggestions.unknownCommand(in: arguments) {
             ExitStatus.exit(with: CommandError(problem))
         }
         do {
-            var command = try parseAsRoot(arguments)
+            var command: ParsableCommand
+            do {
+                command = try parseAsRoot(arguments)
+            } catch {
+                // A mistyped option is what the user should hear about, not what it left missing.
+                throw Suggestions.unknownOption(in: arguments).map(CommandError.init) ?? error
+            }
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

@@ -1,25 +1,30 @@
 import ArgumentParser
 import SlomoCore
 
-/// "Did you mean …?" for a mistyped command or option, found before parsing: ArgumentParser
-/// would otherwise report what the command misses (`--section`) instead of what the user
-/// typed (`--secton`), or call an unknown command "unexpected arguments".
+/// "Did you mean …?" for a mistyped command or option: ArgumentParser would otherwise report
+/// what the command misses (`--section`) instead of what the user typed (`--secton`), or call
+/// an unknown command "unexpected arguments".
 enum Suggestions {
-    /// The usage error for the first unknown command or option in `arguments` (without the
-    /// program name), naming the nearest known one when there is one; nil when all are known.
-    static func problem(in arguments: [String]) -> String? {
+    /// The usage error for an unknown command in `arguments` (without the program name), or
+    /// for `slomo help NAME` of one, naming the nearest known command; nil when it is known.
+    /// Cheap: checked before parsing, since `help NAME` would parse.
+    static func unknownCommand(in arguments: [String]) -> String? {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
-        let commands = Slomo.configuration.subcommands
-        let names = commands.compactMap { $0.configuration.commandName ?? $0._commandName } + ["help"]
+        let names = commandNames
         // `slomo help NAME` for a command that does not exist is as wrong as `slomo NAME`.
         if first == "help", let asked = arguments.dropFirst().first, !asked.hasPrefix("-"), !names.contains(asked) {
             return "unknown command '\(asked)'" + hint(nearest(asked, in: names)) + "; the commands are " + names.joined(separator: ", ")
         }
-        guard var command = commands.first(where: { ($0.configuration.commandName ?? $0._commandName) == first }) else {
-            guard !names.contains(first) else { return nil }
-            return "unknown command '\(first)'" + hint(nearest(first, in: names)) + "; the commands are "
-                + names.joined(separator: ", ")
-        }
+        guard !names.contains(first) else { return nil }
+        return "unknown command '\(first)'" + hint(nearest(first, in: names)) + "; the commands are " + names.joined(separator: ", ")
+    }
+
+    /// The usage error for the first unknown `--option` in `arguments`, naming the nearest
+    /// option of its command; nil when all are known. It reads the command's whole help (a
+    /// few milliseconds), so it is asked only once parsing has failed.
+    static func unknownOption(in arguments: [String]) -> String? {
+        guard let first = arguments.first, !first.hasPrefix("-"),
+              var command = Slomo.configuration.subcommands.first(where: { name(of: $0) == first }) else { return nil }
         var rest = arguments.dropFirst()
         // A command group (`batch`): its subcommand's options are the ones to know.
         if let second = rest.first, let sub = command.configuration.subcommands.first(where: { $0._commandName == second }) {
@@ -40,6 +45,14 @@ enum Suggestions {
             }
         }
         return nil
+    }
+
+    private static var commandNames: [String] {
+        Slomo.configuration.subcommands.map(name(of:)) + ["help"]
+    }
+
+    private static func name(of command: ParsableCommand.Type) -> String {
+        command.configuration.commandName ?? command._commandName
     }
 
     /// Every `--long` name the command's help mentions, hidden options included, with `--help`.
