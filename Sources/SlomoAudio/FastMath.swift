@@ -1,7 +1,9 @@
 /// Single-precision math for the spectral engine's per-bin loops: atan2, sin and cos accurate
 /// to about 2·10⁻⁷ radians (far below what a −100 dB phase error would need), and a natural
 /// log accurate to 10⁻⁴ (it only orders bins). Glibc's `atan2f`, `sinf`, `cosf`, `logf` and
-/// `roundf` are calls that do not inline, and they dominated a frame's cost.
+/// `roundf` are calls that neither inline nor vectorise, and they dominated a frame's cost.
+/// These have no branches (every choice is a select), so that a loop over bins calling them
+/// vectorises.
 
 /// `x` rounded to the nearest integer (ties to even), for |x| < 2²²: adding and removing
 /// 1.5·2²³ leaves no fraction bits.
@@ -31,48 +33,47 @@ func fastAtan2(_ y: Float, _ x: Float) -> Float {
     let ax = abs(x), ay = abs(y)
     let swap = ay > ax
     let hi = swap ? ay : ax
-    guard hi > 0 else { return 0 }
     var z = (swap ? ax : ay) / hi
-    var offset: Float = 0
-    if z > 0.267_949_19 {
-        // atan z = π/6 + atan((z√3 − 1) / (z + √3)), which brings z below tan 15°.
-        z = (z * 1.732_050_8 - 1) / (z + 1.732_050_8)
-        offset = .pi / 6
-    }
+    // atan z = π/6 + atan((z√3 − 1) / (z + √3)), which brings z below tan 15°.
+    let reduced = z > 0.267_949_19
+    z = reduced ? (z * 1.732_050_8 - 1) / (z + 1.732_050_8) : z
+    let offset: Float = reduced ? .pi / 6 : 0
     let z2 = z * z
     var a = z * (1 + z2 * (-1.0 / 3 + z2 * (1.0 / 5 + z2 * (-1.0 / 7 + z2 * (1.0 / 9 - z2 / 11))))) + offset
-    if swap { a = .pi / 2 - a }
-    if x < 0 { a = .pi - a }
-    return y < 0 ? -a : a
+    a = swap ? .pi / 2 - a : a
+    a = x < 0 ? .pi - a : a
+    a = y < 0 ? -a : a
+    return hi > 0 ? a : 0
 }
 
 /// sin x and cos x for |x| < 2²⁰, reduced by quarter turns.
 @inline(__always)
-func fastSinCos(_ x: Float, sin: inout Float, cos: inout Float) {
-    let quarter = roundedToInteger(x * (2 / .pi))
+func fastSinCos(_ x: Float) -> (sin: Float, cos: Float) {
+    // `roundedToInteger`, whose sum's low mantissa bits are the quarter turns (mod 4).
+    let magic: Float = 12_582_912
+    let shifted = x * (2 / .pi) + magic
+    let quarter = shifted - magic
+    let turn = shifted.bitPattern & 3
     // π/2 in two parts, so that the reduction stays exact.
     let r = (x - quarter * 1.570_796_4) + quarter * 4.371_139e-8
     let r2 = r * r
     let s = r * (1 + r2 * (-1.0 / 6 + r2 * (1.0 / 120 + r2 * (-1.0 / 5040 + r2 / 362_880))))
     let c = 1 + r2 * (-0.5 + r2 * (1.0 / 24 + r2 * (-1.0 / 720 + r2 * (1.0 / 40320 - r2 / 3_628_800))))
-    switch Int(quarter) & 3 {
-    case 0: sin = s; cos = c
-    case 1: sin = c; cos = -s
-    case 2: sin = -s; cos = -c
-    default: sin = -c; cos = s
-    }
+    // Quarter turns 1 and 3 swap sine and cosine; 2 and 3 negate the sine, 1 and 2 the cosine.
+    let swapped = turn & 1 != 0
+    let sine = swapped ? c : s, cosine = swapped ? s : c
+    return (turn & 2 != 0 ? -sine : sine, (turn &+ 1) & 2 != 0 ? -cosine : cosine)
 }
 
 /// Natural log of a positive normal `x` (−∞ for 0), from its exponent and a polynomial in its
 /// mantissa.
 @inline(__always)
 func fastLog(_ x: Float) -> Float {
-    guard x > 0 else { return -.infinity }
     let bits = x.bitPattern
     let exponent = Float(Int32(bitPattern: (bits >> 23) & 0xFF) - 127)
     // m in [1, 2); log m by the series of atanh: log m = 2·atanh((m − 1)/(m + 1)).
     let m = Float(bitPattern: (bits & 0x007F_FFFF) | 0x3F80_0000)
     let t = (m - 1) / (m + 1), t2 = t * t
     let logM = 2 * t * (1 + t2 * (1.0 / 3 + t2 * (1.0 / 5 + t2 * (1.0 / 7))))
-    return exponent * 0.693_147_2 + logM
+    return x > 0 ? exponent * 0.693_147_2 + logM : -.infinity
 }

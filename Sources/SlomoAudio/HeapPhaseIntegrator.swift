@@ -6,7 +6,10 @@ import Foundation
 /// loudest neighbour's in frequency (group delay, stretched by 1/rate and clamped to the
 /// window), visiting bins from the loudest down so that phase flows outward from spectral
 /// peaks. Bins below `tolerance` × the loudest get a random phase.
-struct HeapPhaseIntegrator {
+///
+/// A class over buffers it owns: its loop touches every bin a few times a frame, and arrays
+/// would check uniqueness and bounds on each touch.
+final class HeapPhaseIntegrator {
     /// Quietest bin integrated, relative to the loudest of the two frames.
     static let tolerance: Float = 1e-5
     /// Priority buckets per neper of magnitude (≈ 0.1 dB each).
@@ -16,23 +19,32 @@ struct HeapPhaseIntegrator {
     let fftSize: Int
     /// Largest group delay placed in a frame, in output frames (half the window).
     let delayLimit: Float
-    private var queue: BucketQueue
-    private var done: [Bool]
+    private let queue: BucketQueue
+    /// Whether each bin of the new frame has its synthesis phase.
+    private let done: UnsafeMutablePointer<Bool>
     /// Group delay of each bin of the new frame in output frames, stretched and clamped.
-    private var delay: [Float]
+    private let delay: UnsafeMutablePointer<Float>
     private var random = SplitMix(seed: 0x5107_0C0D)
 
     init(window: PhaseGradientWindow) {
         binCount = window.binCount
         fftSize = window.fftSize
+        precondition(fftSize > 0 && fftSize & (fftSize - 1) == 0, "the transform's size is a power of two")
         delayLimit = Float(window.length / 2)
         let buckets = Int((-log(Self.tolerance) * Self.bucketsPerNeper).rounded(.up)) + 1
         queue = BucketQueue(bucketCount: buckets, itemCount: 2 * window.binCount)
-        done = Array(repeating: false, count: window.binCount)
-        delay = Array(repeating: 0, count: window.binCount)
+        done = .allocate(capacity: binCount)
+        done.initialize(repeating: false, count: binCount)
+        delay = .allocate(capacity: binCount)
+        delay.initialize(repeating: 0, count: binCount)
     }
 
-    mutating func reset() { random = SplitMix(seed: 0x5107_0C0D) }
+    deinit {
+        done.deallocate()
+        delay.deallocate()
+    }
+
+    func reset() { random = SplitMix(seed: 0x5107_0C0D) }
 
     /// Radians per bin per frame of delay: phase falls by this much per bin for each frame
     /// the energy lies after the frame's centre.
@@ -40,7 +52,7 @@ struct HeapPhaseIntegrator {
 
     /// Fills `frame.synthesisPhase` from `previous` (already synthesised, or nil for the
     /// first frame, which keeps its analysis phases).
-    mutating func integrate(_ frame: SpectrumFrame, after previous: SpectrumFrame?) {
+    func integrate(_ frame: SpectrumFrame, after previous: SpectrumFrame?) {
         let n = binCount
         guard let previous else {
             frame.synthesisPhase.update(from: frame.phase, count: n)
@@ -79,6 +91,7 @@ struct HeapPhaseIntegrator {
         }
         let step = radiansPerBinFrame
         let binTurn = 2 * Double.pi / Double(fftSize)
+        let (done, delay, queue, turnMask) = (done, delay, queue, fftSize - 1)
         while remaining > 0 {
             guard let item = queue.pop() else {
                 // A new island of energy with no past: start it at its analysis phase.
@@ -100,7 +113,7 @@ struct HeapPhaseIntegrator {
                 remaining -= 1
                 // Centre-frequency turn over the hop, exact in integers, plus the deviations; in
                 // double precision, so that no rounding recurs frame after frame.
-                let centreTurn = binTurn * Double((k * hop) % fftSize)
+                let centreTurn = binTurn * Double((k * hop) & turnMask)
                 let advance = centreTurn + Double(hop) * 0.5 * (Double(previous.deviation[k]) + Double(frame.deviation[k]))
                 frame.synthesisPhase[k] = Float(wrap(Double(previous.synthesisPhase[k]) + advance))
                 queue.push(n + k, priority: priority(frame.logMagnitude[k]))
@@ -125,7 +138,7 @@ struct HeapPhaseIntegrator {
 
     /// The group delay of every bin (from the analysis phase across neighbouring bins), in
     /// output frames: the input delay stretched by 1/rate, clamped to half the window.
-    private mutating func computeDelays(_ frame: SpectrumFrame) {
+    private func computeDelays(_ frame: SpectrumFrame) {
         let n = binCount
         let toFrames = Float(fftSize) / (4 * .pi) / Float(frame.rate)
         let limit = delayLimit
@@ -138,7 +151,7 @@ struct HeapPhaseIntegrator {
         }
     }
 
-    private mutating func randomPhase() -> Float {
+    private func randomPhase() -> Float {
         Float(Double(random.next() >> 11) / Double(1 << 53) * 2 * .pi - .pi)
     }
 }

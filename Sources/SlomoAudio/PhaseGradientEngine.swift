@@ -308,18 +308,23 @@ final class PhaseGradientEngine: StretchEngine {
             }
             return
         }
-        func deviation(from a: SpectrumFrame, to b: SpectrumFrame, hop dp: Int, bin k: Int) -> Float {
-            SpectrumAnalyser.deviation(bin: k, from: a.phase[k], to: b.phase[k], over: dp, fftSize: m)
+        // One loop for each case (not a case for each bin), so that each vectorises.
+        let (phase, after, result) = (frame.phase, after.phase, frame.deviation)
+        func deviation(from a: UnsafeMutablePointer<Float>, to b: UnsafeMutablePointer<Float>, hop dp: Int, bin k: Int) -> Float {
+            SpectrumAnalyser.deviation(bin: k, from: a[k], to: b[k], over: dp, fftSize: m)
         }
-        for k in 0..<bins {
-            switch (backwardHop, forwardHop) {
-            case let (b?, f?):
-                frame.deviation[k] = 0.5 * (deviation(from: before!, to: frame, hop: b, bin: k)
-                    + deviation(from: frame, to: after, hop: f, bin: k))
-            case let (b?, nil): frame.deviation[k] = deviation(from: before!, to: frame, hop: b, bin: k)
-            case let (nil, f?): frame.deviation[k] = deviation(from: frame, to: after, hop: f, bin: k)
-            case (nil, nil): break
+        switch (backwardHop, forwardHop) {
+        case let (b?, f?):
+            let before = before!.phase
+            for k in 0..<bins {
+                result[k] = 0.5 * (deviation(from: before, to: phase, hop: b, bin: k) + deviation(from: phase, to: after, hop: f, bin: k))
             }
+        case let (b?, nil):
+            let before = before!.phase
+            for k in 0..<bins { result[k] = deviation(from: before, to: phase, hop: b, bin: k) }
+        case let (nil, f?):
+            for k in 0..<bins { result[k] = deviation(from: phase, to: after, hop: f, bin: k) }
+        case (nil, nil): break
         }
     }
 
@@ -350,15 +355,17 @@ final class PhaseGradientEngine: StretchEngine {
         let silent = max(0, gate - attackFade.count)
         // Samples silent ..< gate rise along the end of the fade (all of it, once there is room).
         let fadeOffset = attackFade.count - (gate - silent) - silent
-        // Rotation of each bin from the reference's analysis phase to its synthesis phase.
-        let rotation = rotationScratch
+        // Rotation of each bin from the reference's analysis phase to its synthesis phase:
+        // cosines, then sines.
+        let (cosines, sines) = (rotationScratch, rotationScratch + bins)
+        let (synthesisPhase, analysisPhase) = (frame.synthesisPhase, frame.phase)
         for k in 0..<bins {
-            fastSinCos(frame.synthesisPhase[k] - frame.phase[k], sin: &rotation[2 * k + 1], cos: &rotation[2 * k])
+            (sines[k], cosines[k]) = fastSinCos(synthesisPhase[k] - analysisPhase[k])
         }
         for c in 0..<channelCount {
             let x = frame.spectrum(c), y = fft.spectrum
             for k in 0..<bins {
-                let cs = rotation[2 * k], sn = rotation[2 * k + 1]
+                let cs = cosines[k], sn = sines[k]
                 let re = x[2 * k], im = x[2 * k + 1]
                 y[2 * k] = re * cs - im * sn
                 y[2 * k + 1] = re * sn + im * cs
@@ -367,10 +374,12 @@ final class PhaseGradientEngine: StretchEngine {
             let time = fft.time
             accumulator[c].withUnsafeMutableBufferPointer { acc in
                 window.values.withUnsafeBufferPointer { g in
-                    for i in silent..<n {
-                        let t = i - half
-                        acc[offset + i] += time[t < 0 ? t + m : t] * scale * g[i] * (i < gate ? attackFade[fadeOffset + i] : 1)
-                    }
+                    // Sample i of the window is the transform's sample i − half, wrapped.
+                    func sample(_ i: Int) -> Float { time[i < half ? i - half + m : i - half] * scale * g[i] }
+                    let audible = max(silent, gate), middle = max(silent, gate, half)
+                    for i in silent..<gate { acc[offset + i] += sample(i) * attackFade[fadeOffset + i] }
+                    for i in audible..<middle { acc[offset + i] += time[i - half + m] * scale * g[i] }
+                    for i in middle..<n { acc[offset + i] += time[i - half] * scale * g[i] }
                 }
             }
         }

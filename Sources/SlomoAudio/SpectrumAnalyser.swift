@@ -25,12 +25,11 @@ struct SpectrumAnalyser {
             input[c].withUnsafeBufferPointer { x in
                 window.values.withUnsafeBufferPointer { g in
                     let lo = max(0, base - start), hi = min(n, end - start)
-                    guard lo < hi else { return }
-                    for i in lo..<hi {
-                        // Sample i of the window sits at time i − half from its centre.
-                        let t = i - half
-                        time[t < 0 ? t + m : t] = x[start + i - base] * g[i]
-                    }
+                    // Sample i of the window sits at time i − half from its centre: the window's
+                    // first half wraps to the end of the transform.
+                    let middle = min(max(lo, half), max(hi, lo))
+                    for i in lo..<middle { time[i - half + m] = x[start + i - base] * g[i] }
+                    for i in middle..<max(hi, middle) { time[i - half] = x[start + i - base] * g[i] }
                 }
             }
             fft.forward()
@@ -44,15 +43,16 @@ struct SpectrumAnalyser {
                 for i in 0..<(2 * bins) { ref[i] += s[i] }
             }
         }
-        var largest: Float = 0
+        let (magnitude, logMagnitude, phase) = (frame.magnitude, frame.logMagnitude, frame.phase)
         for k in 0..<bins {
             let re = ref[2 * k], im = ref[2 * k + 1]
             let mag = (re * re + im * im).squareRoot()
-            frame.magnitude[k] = mag
-            frame.logMagnitude[k] = fastLog(mag)
-            frame.phase[k] = fastAtan2(im, re)
-            largest = max(largest, mag)
+            magnitude[k] = mag
+            logMagnitude[k] = fastLog(mag)
+            phase[k] = fastAtan2(im, re)
         }
+        var largest: Float = 0
+        for k in 0..<bins { largest = max(largest, magnitude[k]) }
         frame.largestMagnitude = largest
     }
 
@@ -67,12 +67,13 @@ struct SpectrumAnalyser {
         }
     }
 
-    /// Bin `k`'s phase advance from `a` to `b` over `dp` input frames, less its centre
-    /// frequency's (reduced exactly in integers), per input frame. In double precision: a
-    /// rounding of the centre's advance would recur on every frame and drift a steady tone.
+    /// Bin `k`'s phase advance from `a` to `b` over `dp` (> 0) input frames, less its centre
+    /// frequency's (reduced exactly in integers: `m` is a power of two), per input frame. In
+    /// double precision: a rounding of the centre's advance would recur on every frame and
+    /// drift a steady tone.
     @inline(__always)
     static func deviation(bin k: Int, from a: Float, to b: Float, over dp: Int, fftSize m: Int) -> Float {
-        let centre = 2 * Double.pi / Double(m) * Double((k * dp) % m)
+        let centre = 2 * Double.pi / Double(m) * Double((k * dp) & (m - 1))
         return Float(wrap(Double(b) - Double(a) - centre) / Double(dp))
     }
 }
