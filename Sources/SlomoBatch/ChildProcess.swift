@@ -12,8 +12,9 @@ final class ChildProcess: RunningCommand {
     enum Streams {
         /// /dev/null in; stdout and stderr appended to the file at the path.
         case appendingTo(String)
-        /// stdin and stdout from these descriptors (pipes or sockets); stderr this process's own.
-        case descriptors(input: Int32, output: Int32)
+        /// stdin and stdout both this connected socket (a fork server's requests in, its answers
+        /// out); stderr this process's own.
+        case socket(Int32)
     }
 
     let pid: pid_t
@@ -37,9 +38,9 @@ final class ChildProcess: RunningCommand {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        case .descriptors(let input, let output):
-            posix_spawn_file_actions_adddup2(&actions, input, 0)
-            posix_spawn_file_actions_adddup2(&actions, output, 1)
+        case .socket(let socket):
+            posix_spawn_file_actions_adddup2(&actions, socket, 0)
+            posix_spawn_file_actions_adddup2(&actions, socket, 1)
         }
         let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {

@@ -24,7 +24,7 @@ public final class ForkServer: Sendable {
         }
         defer { _ = Glibc.close(ends[1]) }
         do {
-            process = try ChildProcess(slomo, Self.arguments, streams: .descriptors(input: ends[1], output: ends[1]))
+            process = try ChildProcess(slomo, Self.arguments, streams: .socket(ends[1]))
         } catch {
             _ = Glibc.close(ends[0])
             throw error
