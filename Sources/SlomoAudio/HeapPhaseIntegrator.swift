@@ -91,6 +91,7 @@ final class HeapPhaseIntegrator {
         }
         let step = radiansPerBinFrame
         let binTurn = 2 * Double.pi / Double(fftSize)
+        // In locals, so that the loop does not reload them through `self` at every step.
         let (done, delay, queue, turnMask) = (done, delay, queue, fftSize - 1)
         while remaining > 0 {
             guard let item = queue.pop() else {

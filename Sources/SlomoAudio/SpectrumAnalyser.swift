@@ -24,12 +24,12 @@ struct SpectrumAnalyser {
             time.update(repeating: 0, count: m)
             input[c].withUnsafeBufferPointer { x in
                 window.values.withUnsafeBufferPointer { g in
-                    let lo = max(0, base - start), hi = min(n, end - start)
-                    // Sample i of the window sits at time i − half from its centre: the window's
-                    // first half wraps to the end of the transform.
-                    let middle = min(max(lo, half), max(hi, lo))
+                    let lo = max(0, base - start), hi = max(lo, min(n, end - start))
+                    // Sample i of the window sits at time i − half from its centre: the samples
+                    // before the middle wrap to the end of the transform.
+                    let middle = min(max(half, lo), hi)
                     for i in lo..<middle { time[i - half + m] = x[start + i - base] * g[i] }
-                    for i in middle..<max(hi, middle) { time[i - half] = x[start + i - base] * g[i] }
+                    for i in middle..<hi { time[i - half] = x[start + i - base] * g[i] }
                 }
             }
             fft.forward()
