@@ -5,16 +5,14 @@ extension AudioRenderer {
     static let shortestPieceSource = 0.5, shortestPieceOutput = 0.25
 
     /// `plan` split into pieces for parallel rendering, or `[plan]` when it is cheap
-    /// (copied, varispeed, low-latency, time-domain) or too short to be worth it. A long
-    /// enough spectral segment is split into at least two pieces, more when they would exceed
-    /// the longest piece. Time-domain (WSOLA: about 4 ms of CPU a second of source) costs less
-    /// than what pieces add: split, a 60 s stretch at 0.5x took twice the CPU and no less time.
+    /// (copied, varispeed, low-latency) or too short to be worth it. A long enough segment
+    /// is split into at least two pieces, more when they would exceed the longest piece.
     /// Splits fall on source frames; `outputFrame` maps a source frame through the segment
     /// exactly, so every piece has its exact share of the segment's frames, and `stretch`
     /// gives its 1/rate there, so every piece has its part of the segment's curve.
     static func pieces(of plan: SegmentPlan, sampleRate: Int, stretch: (Int) -> Double,
                        outputFrame: (Int) throws -> Int) throws -> [SegmentPlan] {
-        guard plan.algorithm == .spectral else { return [plan] }
+        guard plan.algorithm == .spectral || plan.algorithm == .timeDomain else { return [plan] }
         let sr = Double(sampleRate)
         let sourceLength = plan.sourceEnd - plan.sourceStart
         func count(_ frames: Int, per seconds: Double) -> Double { Double(frames) / (seconds * sr) }

@@ -13,8 +13,8 @@ import SlomoCore
 /// (10 ms); the crossfade always lies inside the stretched side of a join, so rate-1 audio is
 /// never touched.
 ///
-/// Long spectral segments (the costly ones) are split into pieces of a few seconds that
-/// render concurrently, `parallelism` at a time. Each piece starts its own
+/// Long spectral and time-domain segments (the costly ones) are split into pieces of a few
+/// seconds that render concurrently, `parallelism` at a time. Each piece starts its own
 /// stretcher with a pre-roll; at a join between pieces the later one is aligned to the earlier
 /// one's continuation (`JoinAlignment`, at most ±5 ms) and crossfaded. Where pieces fall depends
 /// only on the map, never on the number of cores, so the output is the same on every machine.

@@ -3,7 +3,7 @@ import SlomoCore
 import Testing
 @testable import SlomoAudio
 
-/// Long spectral segments render as pieces on several threads; time-domain ones whole.
+/// Long spectral and time-domain segments render as pieces on several threads.
 @Suite("Rendering long segments in parallel pieces")
 struct ParallelRenderingTests {
     static let sr = 48000
@@ -25,9 +25,9 @@ struct ParallelRenderingTests {
         })
     }
 
-    @Test("pieces share the segment exactly and give the same samples on one thread or two")
-    func deterministic() throws {
-        let alg = TimePitchAlgorithm.spectral
+    @Test("pieces share the segment exactly and give the same samples on one thread or two",
+          arguments: [TimePitchAlgorithm.spectral, .timeDomain])
+    func deterministic(_ alg: TimePitchAlgorithm) throws {
         let map = try Self.map(seconds: 10, rate: 0.5)
         let input = Self.music(seconds: 10)
         func renderer(_ parallelism: Int, _ source: any AudioSampleSource) throws -> AudioRenderer {
@@ -49,9 +49,8 @@ struct ParallelRenderingTests {
 
     /// Pieces start rendering while the copied audio before them is still being delivered,
     /// reading ahead of a decoder-like source that keeps only the renderer's look-behind.
-    @Test("pieces render ahead of copied audio from a streaming source")
-    func streamingAhead() throws {
-        let alg = TimePitchAlgorithm.spectral
+    @Test("pieces render ahead of copied audio from a streaming source", arguments: [TimePitchAlgorithm.spectral, .timeDomain])
+    func streamingAhead(_ alg: TimePitchAlgorithm) throws {
         let clip = MediaTime(seconds: Rational(16))
         let map = try TimeMap(sections: [Section(MediaTime(seconds: Rational(2))..<MediaTime(seconds: Rational(12)), rate: 0.5)],
                               clipDuration: clip)
@@ -77,9 +76,9 @@ struct ParallelRenderingTests {
     /// Where two pieces meet, both continue the same tone: after alignment the crossfade
     /// neither dips nor clicks. (R3's own envelope ripples by up to 4.6 dB in 5 ms windows on a
     /// 5 kHz tone, so a join is compared with the second before it.)
-    @Test("a steady tone across piece joins keeps its level and has no click")
-    func seamless() throws {
-        let alg = TimePitchAlgorithm.spectral
+    @Test("a steady tone across piece joins keeps its level and has no click",
+          arguments: [TimePitchAlgorithm.spectral, .timeDomain])
+    func seamless(_ alg: TimePitchAlgorithm) throws {
         var worstExcess = -Double.infinity, worstRatio = 0.0
         for f in [110.0, 440, 1000, 5000] {
             let input = Signals.sine(f, seconds: 6, channels: 2)
@@ -110,9 +109,8 @@ struct ParallelRenderingTests {
     /// A click train through three pieces: every click is there, where the map puts it, as
     /// close as when the whole segment goes through one stretcher (within the ±5 ms a join
     /// may shift a piece).
-    @Test("clicks across pieces land where the map puts them")
-    func clicks() throws {
-        let alg = TimePitchAlgorithm.spectral
+    @Test("clicks across pieces land where the map puts them", arguments: [TimePitchAlgorithm.spectral, .timeDomain])
+    func clicks(_ alg: TimePitchAlgorithm) throws {
         let positions = (0..<14).map { 9000 + $0 * 33_000 + ($0 % 3) * 1700 }
         let input = Signals.clicks(at: positions, frames: 480_000)
         let reference = Signals.detectClicks(input.channels[0])
@@ -130,24 +128,6 @@ struct ParallelRenderingTests {
         print("\(alg) 0.5x click train over 3 pieces: worst timing error \(fmt(inPieces.max() ?? .infinity)) ms, "
               + "mean \(fmt(inPieces.reduce(0, +) / Double(inPieces.count))) ms; one stretcher: worst \(fmt(inOne.max() ?? .infinity)) ms")
         #expect((inPieces.max() ?? .infinity) <= (inOne.max() ?? 0) + 5)
-    }
-
-    /// Time-domain segments are not split: WSOLA costs less than pieces add. A long one is
-    /// one plan, rendered exactly as long as the map says, and the same on one thread or two.
-    @Test("a long time-domain segment renders whole")
-    func timeDomainWhole() throws {
-        let map = try Self.map(seconds: 10, rate: 0.5)
-        let input = Self.music(seconds: 10)
-        func render(_ parallelism: Int) throws -> (plans: [AudioRenderer.SegmentPlan], output: AudioBuffer) {
-            let r = try AudioRenderer(map: map, source: InMemoryAudioSource(input), sampleRate: Self.sr,
-                                      algorithm: .timeDomain, parallelism: parallelism)
-            return (r.plans, try r.renderAll())
-        }
-        let (plans, one) = try render(1)
-        let two = try render(2).output
-        #expect(plans.count == 1 && plans[0].pieceCount == 1)
-        #expect(one.frameCount == 960_000 && one == two)
-        print("time-domain 10 s at 0.5: \(plans.count) plan, \(one.frameCount) frames, the same on one thread or two")
     }
 
     /// An export that is cancelled drops its renderer with pieces still rendering: the renderer
