@@ -5,12 +5,15 @@
 /// These have no branches (every choice is a select), so that a loop over bins calling them
 /// vectorises.
 
-/// `x` rounded to the nearest integer (ties to even), for |x| < 2²²: adding and removing
-/// 1.5·2²³ leaves no fraction bits.
+/// 1.5·2²³: for |x| < 2²², `x + roundingShift` has no fraction bits left (it is x rounded to
+/// the nearest integer, ties to even, plus the shift), and its low mantissa bits are that
+/// integer's, in two's complement.
+private let roundingShift: Float = 12_582_912
+
+/// `x` rounded to the nearest integer (ties to even), for |x| < 2²².
 @inline(__always)
 func roundedToInteger(_ x: Float) -> Float {
-    let magic: Float = 12_582_912
-    return (x + magic) - magic
+    (x + roundingShift) - roundingShift
 }
 
 /// `x` wrapped into −π … π.
@@ -49,10 +52,9 @@ func fastAtan2(_ y: Float, _ x: Float) -> Float {
 /// sin x and cos x for |x| < 2²⁰, reduced by quarter turns.
 @inline(__always)
 func fastSinCos(_ x: Float) -> (sin: Float, cos: Float) {
-    // `roundedToInteger`, whose sum's low mantissa bits are the quarter turns (mod 4).
-    let magic: Float = 12_582_912
-    let shifted = x * (2 / .pi) + magic
-    let quarter = shifted - magic
+    // `roundedToInteger`, keeping the shifted sum: its low bits are the quarter turns (mod 4).
+    let shifted = x * (2 / .pi) + roundingShift
+    let quarter = shifted - roundingShift
     let turn = shifted.bitPattern & 3
     // π/2 in two parts, so that the reduction stays exact.
     let r = (x - quarter * 1.570_796_4) + quarter * 4.371_139e-8

@@ -374,12 +374,14 @@ final class PhaseGradientEngine: StretchEngine {
             let time = fft.time
             accumulator[c].withUnsafeMutableBufferPointer { acc in
                 window.values.withUnsafeBufferPointer { g in
-                    // Sample i of the window is the transform's sample i − half, wrapped.
-                    func sample(_ i: Int) -> Float { time[i < half ? i - half + m : i - half] * scale * g[i] }
-                    let audible = max(silent, gate), middle = max(silent, gate, half)
-                    for i in silent..<gate { acc[offset + i] += sample(i) * attackFade[fadeOffset + i] }
-                    for i in audible..<middle { acc[offset + i] += time[i - half + m] * scale * g[i] }
-                    for i in middle..<n { acc[offset + i] += time[i - half] * scale * g[i] }
+                    // Sample i of the window is the transform's sample i − half, wrapped: those
+                    // before the middle come from its end. One loop each side (and one for an
+                    // attack's fade), so that the loops vectorise.
+                    func windowed(_ i: Int, _ t: Int) -> Float { time[t] * scale * g[i] }
+                    for i in silent..<gate { acc[offset + i] += windowed(i, i < half ? i - half + m : i - half) * attackFade[fadeOffset + i] }
+                    let audible = max(silent, gate), middle = max(audible, half)
+                    for i in audible..<middle { acc[offset + i] += windowed(i, i - half + m) }
+                    for i in middle..<n { acc[offset + i] += windowed(i, i - half) }
                 }
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SlomoCore
 import SlomoMedia
 
 /// The one task body of every engine (`slomo batch exec RUN --index I`, the local engine's
@@ -145,13 +146,8 @@ public struct JobExecutor: Sendable {
         return ProcessInfo.processInfo.environment.filter { names.contains($0.key) }
     }
 
-    /// Now in ISO 8601 with milliseconds (`2026-11-27T17:45:01.123Z`): jobs a second long are
-    /// told apart, and the texts still sort as the times do.
-    private static func now() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date())
-    }
+    /// Now, to the millisecond: jobs a second long are told apart.
+    private static func now() -> String { MillisecondTimestamp.text() }
 
     private static func rounded(_ seconds: Double) -> Double { (seconds * 1000).rounded() / 1000 }
 

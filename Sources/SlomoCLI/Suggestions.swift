@@ -12,11 +12,9 @@ enum Suggestions {
         guard let first = arguments.first, !first.hasPrefix("-") else { return nil }
         let names = commandNames
         // `slomo help NAME` for a command that does not exist is as wrong as `slomo NAME`.
-        if first == "help", let asked = arguments.dropFirst().first, !asked.hasPrefix("-"), !names.contains(asked) {
-            return "unknown command '\(asked)'" + hint(nearest(asked, in: names)) + "; the commands are " + names.joined(separator: ", ")
-        }
-        guard !names.contains(first) else { return nil }
-        return "unknown command '\(first)'" + hint(nearest(first, in: names)) + "; the commands are " + names.joined(separator: ", ")
+        let asked = first == "help" ? arguments.dropFirst().first.flatMap { $0.hasPrefix("-") ? nil : $0 } : first
+        guard let asked, !names.contains(asked) else { return nil }
+        return "unknown command '\(asked)'" + hint(nearest(asked, in: names)) + "; the commands are " + names.joined(separator: ", ")
     }
 
     /// The usage error for the first unknown `--option` in `arguments`, naming the nearest

@@ -1,4 +1,5 @@
 import Foundation
+import SlomoCore
 import SlomoMedia
 
 extension MovieFileOutput {
@@ -15,11 +16,7 @@ extension MovieFileOutput {
     /// (now) and `encoder` added unless they are among them.
     static func initialTags(from metadata: [String: String]) -> [String: String] {
         var tags = metadata
-        if tags["creation_time"] == nil {
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            tags["creation_time"] = formatter.string(from: Date())
-        }
+        if tags["creation_time"] == nil { tags["creation_time"] = MillisecondTimestamp.text() }
         if tags["encoder"] == nil { tags["encoder"] = "slomo capture" }
         return tags
     }

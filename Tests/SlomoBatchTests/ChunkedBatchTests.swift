@@ -1,5 +1,6 @@
 import Foundation
 import SlomoBatch
+import SlomoCore
 import SlomoTestSupport
 import Testing
 
@@ -92,12 +93,10 @@ import Testing
         let results = plan.jobs.map { folder.result(of: $0) }
         #expect(results.allSatisfy { $0?.status == .done })
         // The join's command started (its end less its wall time) after every chunk and the audio ended.
-        let times = ISO8601DateFormatter()
-        times.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let join = try #require(results[5])
-        let joinStarted = try #require(times.date(from: join.finishedAt)).addingTimeInterval(-join.wallSeconds)
+        let joinStarted = try #require(MillisecondTimestamp.date(join.finishedAt)).addingTimeInterval(-join.wallSeconds)
         for result in results[1...4] {
-            let ended = try #require(times.date(from: result?.finishedAt ?? ""), "a millisecond time: \(String(describing: result?.finishedAt))")
+            let ended = try #require(MillisecondTimestamp.date(result?.finishedAt ?? ""), "a millisecond time: \(String(describing: result?.finishedAt))")
             #expect(ended <= joinStarted, "job \(result?.index ?? -1) ended \(ended), after the join started at \(joinStarted)")
         }
 
