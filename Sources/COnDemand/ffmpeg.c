@@ -281,6 +281,11 @@ int av_channel_layout_describe(const AVChannelLayout *channel_layout, char *buf,
     return ((__typeof__(&av_channel_layout_describe))on_demand_address(avutil_soname, &function))(channel_layout, buf, buf_size);
 }
 
+int av_channel_layout_from_mask(AVChannelLayout *channel_layout, uint64_t mask) {
+    static OnDemandFunction function = {"av_channel_layout_from_mask"};
+    return ((__typeof__(&av_channel_layout_from_mask))on_demand_address(avutil_soname, &function))(channel_layout, mask);
+}
+
 int av_channel_layout_from_string(AVChannelLayout *channel_layout, const char *str) {
     static OnDemandFunction function = {"av_channel_layout_from_string"};
     return ((__typeof__(&av_channel_layout_from_string))on_demand_address(avutil_soname, &function))(channel_layout, str);

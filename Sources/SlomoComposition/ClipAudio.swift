@@ -35,11 +35,11 @@ package struct AudioPart {
 /// (a packet lost or rejected as damaged), silence fills the gap, so that what follows stays
 /// in sync.
 final class ClipAudio {
-    /// The decoder of a part's stream with its first frame read: that frame says what the
-    /// decoder really produces (a WAV's layout may be only a channel count) and where the
+    /// The reader of a part's stream (`AudioFrames`: FFmpeg's decoder, or a WAV's samples read
+    /// directly) with its first frame read: that frame says what the decoder really produces (a WAV's layout may be only a channel count) and where the
     /// samples start (not necessarily at 0).
     struct Opened {
-        let reader: FrameReader
+        let reader: any AudioFrameReading
         let first: Frame
         /// How far before a part's start decoding begins: more than the renderer reads before
         /// a segment (its 8192-frame pre-roll, at most 1 s at 8 kHz and above), with room for
@@ -58,9 +58,9 @@ final class ClipAudio {
         /// decoding really starts).
         init?(_ part: AudioPart) throws {
             guard let stream = part.stream else { return nil }
-            reader = try FrameReader(path: part.path, stream: stream)
+            reader = try AudioFrames.open(path: part.path, stream: stream)
             let target = part.origin + part.map.source.start - Self.seekMargin
-            if target > part.origin { try reader.demuxer.seek(to: target, stream: stream) }
+            if target > part.origin { try reader.seek(to: target) }
             guard let first = try reader.next() else {
                 throw CompositionError(.noAudio, "\(part.path): audio stream \(stream) holds no samples")
             }
@@ -73,7 +73,7 @@ final class ClipAudio {
     /// The file the part comes from.
     let source: String
     private let renderer: AudioRenderer?
-    private let reader: FrameReader?
+    private let reader: (any AudioFrameReading)?
     private var delivered = 0
 
     /// The longest jump ahead in the stream's timestamps that is filled with silence; a longer

@@ -1,10 +1,11 @@
+import SlomoComposition
 import SlomoCore
 import SlomoMedia
 
 /// The audio-only mode of `ExportSession` (what `slomo stretch` runs): the first audio track of
 /// an audio file or a movie, rendered through the time map and written to an audio file
 /// (`AudioOutputFormat`: .wav, .flac, .m4a, .mp3, .opus, .ogg) or, for an input without
-/// video, to a .mov, .mp4 or .mkv with audio only.
+/// video, to a .mov, .mp4 or .mkv with audio only. A .wav is written by `WAVAudioExport`.
 struct AudioOnlyExport {
     let session: ExportSession
 
@@ -35,10 +36,12 @@ struct AudioOnlyExport {
         }
         let codec = try self.codec
         let map = try clip.timeMap()
+        let part = AudioPart(path: clip.source, stream: stream.index, map: map, origin: stream.startTime ?? file.startTime ?? .zero)
+        if codec == .pcm, AudioOutputFormat(path: session.outputPath)?.fileExtension == "wav" {
+            return try WAVAudioExport(session: session).run(part, map: map, progress: report)
+        }
         let muxer = try Muxer(path: session.outputPath, overwrite: session.settings.overwrite)
-        let track = try AudioTrackExport(path: clip.source, stream: stream.index, map: map,
-                                         origin: stream.startTime ?? file.startTime ?? .zero,
-                                         settings: session.settings, codec: codec, muxer: muxer)
+        let track = try AudioTrackExport(parts: [part], settings: session.settings, codec: codec, muxer: muxer)
         do {
             try muxer.writeHeader()
         } catch {

@@ -43,9 +43,10 @@ public enum AudioCodec: String, CaseIterable, Sendable, Hashable, Codable {
 
     /// The sample rate audio at `rate` is encoded at: `rate` when the encoder takes it, else the
     /// lowest rate it takes above `rate` (the highest below when there is none), so nothing
-    /// audible is lost.
+    /// audible is lost. PCM takes every rate (without asking FFmpeg's codec library, which a
+    /// WAV export does not otherwise load).
     public func sampleRate(for rate: Int) -> Int {
-        guard let rates = Encoder.supportedSampleRates(of: encoderName), !rates.isEmpty, !rates.contains(rate) else { return rate }
+        guard self != .pcm, let rates = Encoder.supportedSampleRates(of: encoderName), !rates.isEmpty, !rates.contains(rate) else { return rate }
         return rates.filter { $0 > rate }.min() ?? rates.max()!
     }
 

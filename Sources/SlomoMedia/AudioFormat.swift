@@ -25,6 +25,22 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
         av_channel_layout_uninit(&layout)
     }
 
+    /// The speakers of a WAV extensible header's `dwChannelMask` (FFmpeg's bits are the same).
+    init(mask: UInt64) {
+        var layout = AVChannelLayout()
+        av_channel_layout_from_mask(&layout, mask)
+        self.init(layout)
+        av_channel_layout_uninit(&layout)
+    }
+
+    /// `count` channels with no say which they are (`AV_CHANNEL_ORDER_UNSPEC`).
+    init(unspecifiedCount count: Int) {
+        var layout = AVChannelLayout()
+        layout.order = AV_CHANNEL_ORDER_UNSPEC
+        layout.nb_channels = Int32(count)
+        self.init(layout)
+    }
+
     init(_ layout: AVChannelLayout) {
         var copy = layout
         var text = [CChar](repeating: 0, count: 128)
@@ -40,6 +56,12 @@ public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
 
     public static let mono = ChannelLayout(channelCount: 1)
     public static let stereo = ChannelLayout(channelCount: 2)
+
+    /// The speakers as a WAV extensible header's `dwChannelMask` (FFmpeg's bits are the
+    /// same); 0 when only the count is known.
+    var speakerMask: UInt64 {
+        withAVLayout { $0.pointee.order == AV_CHANNEL_ORDER_NATIVE ? $0.pointee.u.mask : 0 }
+    }
 
     /// Runs `body` with the layout as an `AVChannelLayout` (freed afterwards).
     func withAVLayout<R>(_ body: (UnsafeMutablePointer<AVChannelLayout>) throws -> R) rethrows -> R {

@@ -34,10 +34,14 @@ public struct MediaFile: Codable, Hashable, Sendable {
     public var damageWarnings: [String] { (damage ?? []).map { "\(path): \($0.message)" } }
 
     /// Opens the file, reads what is in it and closes it again; a file this process has read
-    /// before and that has not changed since is not read again.
+    /// before and that has not changed since is not read again. A WAV file that `WAVFile`
+    /// takes is read without FFmpeg, with the same result.
     public init(path: String) throws(MediaError) {
         if let known = MediaFileCache.file(at: path) {
             self = known
+        } else if let wav = WAVFile(path: path) {
+            self = MediaFile(wav: wav)
+            MediaFileCache.remember(self)
         } else {
             self = try Demuxer(path: path).file
         }

@@ -1,0 +1,144 @@
+import Glibc
+import SlomoCore
+
+/// Writes a RIFF WAVE file of PCM or float samples without FFmpeg, laid out as FFmpeg's muxer
+/// lays it out: a plain `fmt ` header for 16-bit mono or stereo at up to 48 kHz, an extensible
+/// one (with the speaker mask and the sample format's GUID) otherwise; `fact` for floats;
+/// `LIST`/`INFO` naming slomo as the encoder; then `data`, whose size and the file's are filled
+/// in by `finish()`. The file is a `PartialFile` until then, so it appears whole or not at all.
+/// One thread at a time.
+public final class WAVWriter {
+    /// The file being written.
+    public let path: String
+    /// The sample format `write` takes: channels interleaved, 24-bit samples in the high bits
+    /// of 32-bit ones (whose low byte is dropped).
+    public let sampleFormat: SampleFormat
+    private let depth: SampleDepth
+    private let channelCount: Int
+    private let partial: PartialFile
+    private let descriptor: Int32
+    private var header: [UInt8] = []
+    /// Where the sizes `finish()` fills in are: the data chunk's, and the sample count of `fact`.
+    private var dataSizeOffset = 0, factOffset: Int?
+    private var buffered: [UInt8] = []
+    private var dataBytes: Int64 = 0
+
+    /// Samples a WAV's 32-bit sizes can count: the data chunk and the RIFF size around it.
+    static let largestData = Int64(UInt32.max) - 4096
+
+    /// Starts `path` (replaced at `finish()` only with `overwrite`) for `frames` frames of
+    /// `depth` samples at `sampleRate` in `layout`; throws `.writeFailed` when that is more
+    /// than a WAV's 32-bit sizes hold, naming the formats that hold it.
+    public init(path: String, depth: SampleDepth, sampleRate: Int, layout: ChannelLayout, frames: Int, overwrite: Bool) throws(MediaError) {
+        let bytesPerSample = depth == .s24 ? 3 : depth == .s16 ? 2 : 4
+        let size = Int64(frames) * Int64(bytesPerSample * layout.channelCount)
+        guard size <= Self.largestData else {
+            throw MediaError(.writeFailed, path: path, detail: "a WAV file holds at most 4 GiB of samples and this one needs "
+                             + "\(size >> 20) MiB: write .flac, or PCM in .mkv or .mov")
+        }
+        self.path = path
+        self.depth = depth
+        channelCount = layout.channelCount
+        sampleFormat = depth == .s16 ? .int16 : depth == .f32 ? .float : .int32
+        partial = try PartialFile(target: path, overwrite: overwrite)
+        do throws(SystemError) {
+            let writePath = partial.writePath
+            descriptor = try SystemError.check("open") { open(writePath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+        } catch {
+            throw MediaError(.writeFailed, path: path, detail: "cannot open: \(error.message)")
+        }
+        header = headerBytes(sampleRate: sampleRate, layout: layout, bytesPerSample: bytesPerSample)
+        buffered = header
+    }
+
+    deinit { close(descriptor) }
+
+    /// Appends the samples of `frame`, which is in `sampleFormat` with this file's channels.
+    public func write(_ frame: Frame) throws(MediaError) {
+        precondition(frame.sampleFormat == sampleFormat && frame.channelCount == channelCount, "a frame in another format")
+        let samples = frame.sampleCount * channelCount
+        let source = UnsafeRawPointer(frame.planeData(0)!)
+        if depth == .s24 {
+            buffered.reserveCapacity(buffered.count + 3 * samples)
+            for k in 0..<samples {
+                let value = source.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)
+                buffered.append(UInt8(truncatingIfNeeded: value >> 8))
+                buffered.append(UInt8(truncatingIfNeeded: value >> 16))
+                buffered.append(UInt8(truncatingIfNeeded: value >> 24))
+            }
+            dataBytes += Int64(3 * samples)
+        } else {
+            let count = samples * sampleFormat.bytesPerSample
+            buffered.append(contentsOf: UnsafeRawBufferPointer(start: source, count: count))
+            dataBytes += Int64(count)
+        }
+        if buffered.count >= 1 << 20 { try flush() }
+    }
+
+    /// Fills in the sizes and gives the file its name.
+    public func finish() throws(MediaError) {
+        if dataBytes & 1 == 1 { buffered.append(0) }
+        try flush()
+        let fileSize = Int64(header.count) + dataBytes + (dataBytes & 1)
+        try patch(UInt32(fileSize - 8), at: 4)
+        try patch(UInt32(dataBytes), at: dataSizeOffset)
+        if let factOffset { try patch(UInt32(dataBytes / Int64(depth == .s24 ? 3 : 4) / Int64(channelCount)), at: factOffset) }
+        try partial.publish()
+    }
+
+    /// Drops the unfinished file.
+    public func abandon() { partial.discard() }
+
+    private func flush() throws(MediaError) {
+        var done = 0
+        while done < buffered.count {
+            done += try call("write") { buffered.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) } }
+        }
+        buffered.removeAll(keepingCapacity: true)
+    }
+
+    private func patch(_ value: UInt32, at offset: Int) throws(MediaError) {
+        let bytes = Self.littleEndian(value)
+        _ = try call("write the sizes") { pwrite(descriptor, bytes, 4, off_t(offset)) }
+    }
+
+    private func call(_ operation: String, _ body: () -> Int) throws(MediaError) -> Int {
+        do throws(SystemError) { return try SystemError.check(operation, body) } catch {
+            throw MediaError(.writeFailed, path: path, detail: "cannot \(operation): \(error.message)")
+        }
+    }
+
+    /// The chunks before the samples; notes where the sizes to fill in are.
+    private func headerBytes(sampleRate: Int, layout: ChannelLayout, bytesPerSample: Int) -> [UInt8] {
+        let formatTag: UInt16 = depth == .f32 ? 3 : 1
+        let bits = UInt16(8 * bytesPerSample)
+        let blockAlign = UInt16(bytesPerSample * channelCount)
+        let mask = layout.speakerMask
+        let extensible = !(layout == .mono || layout == .stereo) || sampleRate > 48000 || bits > 16
+        var format: [UInt8] = Self.littleEndian(extensible ? 0xFFFE : formatTag) + Self.littleEndian(UInt16(channelCount))
+            + Self.littleEndian(UInt32(sampleRate)) + Self.littleEndian(UInt32(sampleRate) * UInt32(blockAlign))
+            + Self.littleEndian(blockAlign) + Self.littleEndian(bits)
+        if extensible {
+            format += Self.littleEndian(UInt16(22)) + Self.littleEndian(bits) + Self.littleEndian(UInt32(truncatingIfNeeded: mask))
+                + Self.littleEndian(UInt32(formatTag)) + [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
+        }
+        var bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8) + Self.chunk("fmt ", format)
+        if formatTag != 1 {
+            factOffset = bytes.count + 8
+            bytes += Self.chunk("fact", [0, 0, 0, 0])
+        }
+        var encoder = Array("slomo \(SlomoVersion.current)".utf8) + [0]
+        if encoder.count & 1 == 1 { encoder.append(0) }
+        bytes += Self.chunk("LIST", Array("INFO".utf8) + Self.chunk("ISFT", encoder))
+        dataSizeOffset = bytes.count + 4
+        return bytes + Array("data".utf8) + [0, 0, 0, 0]
+    }
+
+    private static func chunk(_ name: String, _ body: [UInt8]) -> [UInt8] {
+        Array(name.utf8) + littleEndian(UInt32(body.count)) + body
+    }
+
+    private static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        (0..<MemoryLayout<T>.size).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+    }
+}
