@@ -5,10 +5,13 @@ extension MediaFile {
     /// What FFmpeg's demuxer says about `wav`, field for field, without FFmpeg: its container
     /// duration is the samples' rounded to microseconds, its bit rate the file's size over that
     /// duration, its stream's the header's, the layout a speaker mask's or a channel count,
-    /// and 24- and 32-bit integers decode to `s32` keeping their bits.
+    /// and 24- and 32-bit integers decode to `s32` keeping their bits. Unlike FFmpeg, it says
+    /// when the file cuts its samples short (`damage`); its duration is then FFmpeg's estimate
+    /// from the bytes there are.
     init(wav: WAVFile) {
         let timeBase = Rational(1, Int64(wav.sampleRate))
-        let micros = (wav.frameCount * 1_000_000 + Int64(wav.sampleRate / 2)) / Int64(wav.sampleRate)
+        let frames = wav.describedFrameCount
+        let micros = (frames * 1_000_000 + Int64(wav.sampleRate / 2)) / Int64(wav.sampleRate)
         let stream = StreamInfo(
             index: 0,
             kind: .audio,
@@ -16,7 +19,7 @@ extension MediaFile {
                              tag: CodecInfo.fourCC(wav.tag)),
             timeBase: timeBase,
             startTime: nil,
-            duration: MediaTime(ticks: wav.frameCount, timeBase: timeBase),
+            duration: MediaTime(ticks: frames, timeBase: timeBase),
             frameCount: nil,
             bitRate: wav.blockAlign * wav.sampleRate * 8,
             isAttachedPicture: false,
@@ -33,6 +36,31 @@ extension MediaFile {
                   bitRate: micros > 0 ? Int(Double(wav.fileSize) * 8 * 1_000_000 / Double(micros)) : nil,
                   metadata: wav.tags,
                   streams: [stream])
+        if let cut = wav.truncation { damage = [cut] }
+    }
+}
+
+extension WAVFile {
+    /// The stream's length in frames as FFmpeg gives it: the data chunk's, or for a file cut
+    /// short, the bytes after the header over the bytes a frame takes, rounded to nearest
+    /// (its estimate from the bit rate).
+    var describedFrameCount: Int64 {
+        guard storedFrameCount < frameCount else { return frameCount }
+        let bytes = fileSize - dataOffset, frame = Int64(blockAlign)
+        return (2 * bytes + frame) / (2 * frame)
+    }
+
+    /// The damage of a data chunk the file cuts short: where the audio ends, and how much of
+    /// what the chunk declares is missing; nil when the file holds it all.
+    var truncation: Damage? {
+        guard storedFrameCount < frameCount else { return nil }
+        let timeBase = Rational(1, Int64(sampleRate))
+        let readable = MediaTime(ticks: storedFrameCount, timeBase: timeBase)
+        let declared = MediaTime(ticks: frameCount, timeBase: timeBase)
+        let missing = Int(frameCount - storedFrameCount)
+        return Damage(kind: .truncated, stream: 0, readableUntil: readable, packets: missing,
+                      message: "audio ends at \(readable.formattedSeconds(fractionDigits: 2)) s of "
+                        + "\(declared.formattedSeconds(fractionDigits: 2)) s, \(missing) sample frames missing (file truncated?)")
     }
 }
 

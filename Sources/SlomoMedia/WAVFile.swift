@@ -5,9 +5,11 @@ import Foundation
 /// neither. `init?(path:)` takes only what it reads exactly as FFmpeg's demuxer does (see
 /// `MediaFile(wav:)`) and returns nil for everything else, which FFmpeg then reads: RIFX, RF64,
 /// compressed codecs, extensible headers whose valid bits or speaker mask disagree with the
-/// samples, metadata FFmpeg reads from `bext` or ID3 chunks, a data chunk that the file cuts
-/// short or that ends mid-frame, and integer data that FFmpeg would find to be coded audio by
-/// looking (S/PDIF bursts; in 16-bit data, MP3, AAC, AC-3 or DTS: `CodedAudioSniffer`).
+/// samples, metadata FFmpeg reads from `bext` or ID3 chunks, a data chunk that declares a
+/// partial frame, and integer data that FFmpeg would find to be coded audio by
+/// looking (S/PDIF bursts; in 16-bit data, MP3, AAC, AC-3 or DTS: `CodedAudioSniffer`). A
+/// data chunk that the file cuts short is read as far as it goes, and said (`MediaFile(wav:)`
+/// reports it as damage, which FFmpeg does not).
 struct WAVFile: Sendable {
     /// How the samples are coded, by the name of FFmpeg's codec for them.
     enum Coding: String, Sendable {
@@ -47,9 +49,11 @@ struct WAVFile: Sendable {
     /// The speakers of an extensible header (`dwChannelMask`), nil for a plain header, whose
     /// channels are only counted.
     let channelMask: UInt64?
-    /// Where the samples start in the file, and how many frames (one sample per channel) it holds.
+    /// Where the samples start in the file, how many frames (one sample per channel) the data
+    /// chunk declares, and how many whole frames the file holds (fewer when it is cut short).
     let dataOffset: Int64
     let frameCount: Int64
+    let storedFrameCount: Int64
     let fileSize: Int64
     /// The `LIST`/`INFO` tags under FFmpeg's names (`INAM` is `title`, `ISFT` `encoder`, …).
     let tags: [String: String]
@@ -67,10 +71,13 @@ struct WAVFile: Sendable {
     /// The last 12 bytes of the sub-format GUID of every PCM and float extensible header.
     private static let subFormatBase: [UInt8] = [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
 
-    /// The file at `path` when it is a WAV this reader takes whole; nil otherwise (not a WAV,
-    /// unreadable, or one FFmpeg should read: see the type's description).
+    /// The file at `path` when it is a WAV this reader takes whole; nil otherwise (not a
+    /// regular file, which reading would consume, not a WAV, unreadable, or one FFmpeg should
+    /// read: see the type's description).
     init?(path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+              let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let size = try? handle.seekToEnd(), size >= 12, (try? handle.seek(toOffset: 0)) != nil,
               let head = try? handle.read(upToCount: 12), head.count == 12,
@@ -85,7 +92,7 @@ struct WAVFile: Sendable {
             let name = String(decoding: header.prefix(4), as: UTF8.self)
             let length = Int64(header.littleEndian(UInt32.self, at: 4))
             let body = position + 8
-            guard body + length <= Int64(size), !Self.chunksLeftToFFmpeg.contains(name) else { return nil }
+            guard name == "data" || body + length <= Int64(size), !Self.chunksLeftToFFmpeg.contains(name) else { return nil }
             switch name {
             case "fmt ":
                 guard format == nil, let bytes = try? handle.read(upToCount: Int(length)), bytes.count == Int(length),
@@ -128,6 +135,7 @@ struct WAVFile: Sendable {
         self.channelMask = format.mask
         self.dataOffset = data.offset
         self.frameCount = data.size / Int64(format.blockAlign)
+        self.storedFrameCount = min(data.size, Int64(size) - data.offset) / Int64(format.blockAlign)
         self.fileSize = Int64(size)
         self.tags = tags
     }

@@ -4,7 +4,8 @@ import SlomoCore
 
 /// The samples of a `WAVFile` as the frames FFmpeg's PCM decoder makes of them: channels
 /// interleaved, 24-bit samples in the high bits of 32-bit ones, unsigned 8-bit kept as they
-/// are, timestamps counted in samples from the first. Not thread-safe.
+/// are, timestamps counted in samples from the first; of a file cut short, every whole frame
+/// it holds (FFmpeg drops the last, cut packet: up to 4 KB more). Not thread-safe.
 final class WAVFrameReader: AudioFrameReading {
     private let file: WAVFile
     private let descriptor: Int32
@@ -28,11 +29,11 @@ final class WAVFrameReader: AudioFrameReading {
 
     func seek(to time: MediaTime) throws {
         let frame = (try? time.ticks(in: Rational(1, Int64(file.sampleRate)), rounding: .down)) ?? 0
-        position = min(max(frame, 0), file.frameCount)
+        position = min(max(frame, 0), file.storedFrameCount)
     }
 
     func next() throws -> Frame? {
-        let count = Int(min(Int64(Self.framesPerRead), file.frameCount - position))
+        let count = Int(min(Int64(Self.framesPerRead), file.storedFrameCount - position))
         guard count > 0 else { return nil }
         let frame = Frame(timeBase: Rational(1, Int64(file.sampleRate)))
         let raw = frame.pointer

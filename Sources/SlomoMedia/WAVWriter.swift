@@ -23,7 +23,8 @@ public final class WAVWriter {
     private var buffered: [UInt8] = []
     private var dataBytes: Int64 = 0
 
-    /// Samples a WAV's 32-bit sizes can count: the data chunk and the RIFF size around it.
+    /// Bytes of samples a WAV's 32-bit sizes can count (the data chunk's, and the RIFF size
+    /// around it and the header).
     static let largestData = Int64(UInt32.max) - 4096
 
     /// Starts `path` (replaced at `finish()` only with `overwrite`) for `frames` frames of

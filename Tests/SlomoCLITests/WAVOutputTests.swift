@@ -59,6 +59,21 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["slow.wav"])
     }
 
+    /// A WAV cut short is stretched for what it holds (as FFmpeg reads it: its length
+    /// estimated from the bytes there are) and the damage is said.
+    @Test func aCutInputIsStretchedAndReported() throws {
+        let folder = try FixtureCache.shared.scratchFolder("wav-output-cut")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try StretchCommandTests.tone(sampleRate: 44100)))
+        let cut = folder.appendingPathComponent("cut.wav").path, output = folder.appendingPathComponent("slow.wav").path
+        try whole.prefix(whole.count - 44100 * 4 / 2).write(to: URL(fileURLWithPath: cut))
+        let result = try Slomo.run(["stretch", cut, "--rate", "0.5", "--progress", "none", "-o", output])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("cut.wav: audio ends at 1.50 s of 2.00 s, 22050 sample frames missing (file truncated?)"),
+                "\(result.standardError)")
+        #expect(try StretchCommandTests.sampleFrames(output) == 3 * 44100)
+    }
+
     /// Every sample of the first audio stream as 64-bit floats (exact for every depth).
     static func decoded(_ path: String) throws -> Data {
         let (status, samples, _) = try runCapturingFiles("ffmpeg", ["-v", "error", "-nostdin", "-i", path, "-map", "0:a:0",

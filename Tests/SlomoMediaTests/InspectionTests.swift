@@ -217,15 +217,19 @@ import Testing
         let mp3 = folder.appendingPathComponent("tone.mp3").path
         try runChecked("ffmpeg", ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=frequency=440:duration=1",
                                   "-c:a", "libmp3lame", mp3])
-        let payload = try Data(contentsOf: URL(fileURLWithPath: mp3))
-        // A RIFF/WAVE header whose format tag says 16-bit stereo PCM, then the MP3 as its data.
-        func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
-        var wav = Data("RIFF".utf8) + le(UInt32(36 + payload.count)) + Data("WAVEfmt ".utf8) + le(UInt32(16))
-        wav += le(UInt16(1)) + le(UInt16(2)) + le(UInt32(48000)) + le(UInt32(192_000)) + le(UInt16(4)) + le(UInt16(16))
-        wav += Data("data".utf8) + le(UInt32(payload.count)) + payload
         let path = folder.appendingPathComponent("mislabelled.wav").path
-        try wav.write(to: URL(fileURLWithPath: path))
+        try Self.labelledPCM(try Data(contentsOf: URL(fileURLWithPath: mp3))).write(to: URL(fileURLWithPath: path))
         #expect(try MediaFile(path: path).audioStreams.first?.codec.name == "mp3")
         #expect(try FFprobe(path).stream("audio")?["codec_name"] as? String == "mp3")
+    }
+
+    /// A RIFF/WAVE file whose format tag says 16-bit stereo PCM at 48 kHz, with `payload` (cut
+    /// to whole frames) as its data.
+    static func labelledPCM(_ payload: Data) -> Data {
+        func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
+        let data = payload.prefix(payload.count & ~3)
+        var wav = Data("RIFF".utf8) + le(UInt32(36 + data.count)) + Data("WAVEfmt ".utf8) + le(UInt32(16))
+        wav += le(UInt16(1)) + le(UInt16(2)) + le(UInt32(48000)) + le(UInt32(192_000)) + le(UInt16(4)) + le(UInt16(16))
+        return wav + Data("data".utf8) + le(UInt32(data.count)) + data
     }
 }

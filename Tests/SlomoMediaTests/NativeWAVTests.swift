@@ -23,8 +23,8 @@ import Testing
                            "-metadata", "date=2026", "-c:a", "pcm_s16le"]),
     ]
 
-    /// WAVs FFmpeg must read: RF64, a broadcast-wave `bext` chunk, ADPCM, a cut data chunk,
-    /// and S/PDIF-wrapped AC-3 in 16-bit stereo.
+    /// WAVs FFmpeg must read: RF64, a broadcast-wave `bext` chunk, ADPCM (and, below,
+    /// S/PDIF-wrapped AC-3 and other coded audio labelled 16-bit PCM).
     static let leftToFFmpeg: [(name: String, arguments: [String])] = [
         ("rf64", ["-f", "lavfi", "-i", "sine=sample_rate=48000:duration=0.5", "-c:a", "pcm_s16le", "-rf64", "always"]),
         ("bext", ["-f", "lavfi", "-i", "sine=sample_rate=48000:duration=0.5", "-c:a", "pcm_s16le", "-write_bext", "1",
@@ -89,16 +89,33 @@ import Testing
         #expect(try AudioFrames.open(path: path, stream: 0) is FrameReader)
     }
 
-    @Test func leavesCutAndSPDIFFilesToFFmpeg() throws {
+    /// A data chunk the file cuts short: read as far as it goes, and said, where FFmpeg's view
+    /// says nothing (and its decoder drops the last, cut packet).
+    @Test func readsACutFileAndSaysSo() throws {
+        let folder = try FixtureCache.shared.scratchFolder("native-wav-cut")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.path(Self.readable[0].name, Self.readable[0].arguments)))
+        let cut = folder.appendingPathComponent("cut.wav").path
+        try whole.prefix(whole.count - 1001).write(to: URL(fileURLWithPath: cut))
+        let wav = try #require(WAVFile(path: cut))
+        #expect(wav.frameCount == 48000 && wav.storedFrameCount == 48000 - 251)
+        let native = try MediaFile(path: cut)
+        var ffmpeg = try Self.ffmpegView(cut)
+        #expect(ffmpeg.damage == nil)
+        ffmpeg.damage = native.damage
+        #expect(native == ffmpeg)
+        let damage = try #require(native.damage?.first)
+        #expect(damage.kind == .truncated && damage.packets == 251 && damage.readableUntil == MediaTime(value: 47749, timescale: 48000))
+        #expect(damage.message == "audio ends at 0.99 s of 1.00 s, 251 sample frames missing (file truncated?)")
+
+        let ours = try Self.planarFloat(WAVFrameReader(wav)), theirs = try Self.planarFloat(FrameReader(path: cut, stream: 0))
+        #expect(ours.first?.count == 47749)
+        #expect(zip(ours, theirs).allSatisfy { $0.prefix($1.count).elementsEqual($1) } && theirs.first?.count ?? 0 > 46000)
+    }
+
+    @Test func leavesSPDIFToFFmpeg() throws {
         let folder = try FixtureCache.shared.scratchFolder("native-wav")
         defer { try? FileManager.default.removeItem(at: folder) }
-        // The data chunk says more than the file holds.
-        let whole = try Data(contentsOf: URL(fileURLWithPath: try Self.path(Self.readable[0].name, Self.readable[0].arguments)))
-        let cut = folder.appendingPathComponent("cut.wav")
-        try whole.prefix(whole.count - 1000).write(to: cut)
-        #expect(WAVFile(path: cut.path) == nil)
-        #expect(try MediaFile(path: cut.path) == (try Self.ffmpegView(cut.path)))
-
         // AC-3 in S/PDIF bursts, stored as 16-bit stereo PCM: FFmpeg finds the AC-3.
         let ac3 = folder.appendingPathComponent("tone.ac3").path
         let bursts = folder.appendingPathComponent("tone.spdif").path
@@ -111,7 +128,8 @@ import Testing
     }
 
     /// Coded audio stored as 16-bit stereo "PCM", which FFmpeg finds by probing the data: left
-    /// to FFmpeg, which says what it is (MP3 is `WAVProbingTests`' case).
+    /// to FFmpeg, which says what it is (MP3 is `WAVProbingTests`' case, with a WAV read by
+    /// `MediaFile(path:)`).
     @Test(arguments: [("adts", "aac", "aac"), ("ac3", "ac3", "ac3"), ("eac3", "eac3", "eac3"), ("dts", "dca", "dts"), ("mp2", "mp2", "mp2")])
     func leavesCodedAudioLabelledPCMToFFmpeg(format: String, encoder: String, codec: String) throws {
         let folder = try FixtureCache.shared.scratchFolder("native-wav-coded")
@@ -119,13 +137,8 @@ import Testing
         let coded = folder.appendingPathComponent("tone.\(format)").path
         try runChecked("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=sample_rate=48000:duration=1", "-ac", "2",
                                   "-c:a", encoder, "-strict", "-2", "-f", format, coded])
-        let payload = try Data(contentsOf: URL(fileURLWithPath: coded))
-        func le<T: FixedWidthInteger>(_ value: T) -> Data { withUnsafeBytes(of: value.littleEndian) { Data($0) } }
-        var wav = Data("RIFF".utf8) + le(UInt32(36 + payload.count)) + Data("WAVEfmt ".utf8) + le(UInt32(16))
-        wav += le(UInt16(1)) + le(UInt16(2)) + le(UInt32(48000)) + le(UInt32(192_000)) + le(UInt16(4)) + le(UInt16(16))
-        wav += Data("data".utf8) + le(UInt32(payload.count & ~3)) + payload.prefix(payload.count & ~3)
         let path = folder.appendingPathComponent("labelled-pcm.wav").path
-        try wav.write(to: URL(fileURLWithPath: path))
+        try WAVProbingTests.labelledPCM(try Data(contentsOf: URL(fileURLWithPath: coded))).write(to: URL(fileURLWithPath: path))
         #expect(WAVFile(path: path) == nil)
         let ffmpeg = try Self.ffmpegView(path)
         #expect(ffmpeg.audioStreams.first?.codec.name == codec)
