@@ -78,7 +78,7 @@ struct InterleavedWriter {
             var queue = OutputQueue()
             queue.add(video: try nextVideo(), stream: videoStream)
             for (slot, track) in tracks.enumerated() { queue.add(audio: try queues[slot].pop(), slot: slot, stream: track.outputStream) }
-            var lastReport = -1.0
+            var throttle = ProgressThrottle()
             while let next = queue.popEarliest() {
                 try session.checkCancelled()
                 let time = next.packet.decodingTime ?? next.packet.presentationTime ?? written.outputTime
@@ -91,10 +91,7 @@ struct InterleavedWriter {
                 case .audio(let slot):
                     queue.add(audio: try queues[slot].pop(), slot: slot, stream: next.stream)
                 }
-                if written.fraction - lastReport >= 0.01 {
-                    lastReport = written.fraction
-                    report(written)
-                }
+                throttle.offer(written, to: report)
             }
             for thread in threads { if let error = thread.join() { throw error } }
             for track in tracks {

@@ -23,7 +23,7 @@ struct WAVAudioExport {
         do {
             let convert = try Resampler(from: format, to: AudioFormat(sampleRate: format.sampleRate, layout: format.layout,
                                                                       sampleFormat: writer.sampleFormat))
-            var frames = 0, lastReport = -1.0
+            var frames = 0, throttle = ProgressThrottle()
             while let block = try audio.nextBlock() {
                 try session.checkCancelled()
                 let frame = try Frame(channels: block.channels, count: block.frameCount, layout: format.layout,
@@ -31,10 +31,7 @@ struct WAVAudioExport {
                 try writer.write(try convert.convert(frame))
                 frames += block.frameCount
                 written.outputTime = min(map.outputDuration, MediaTime(value: Int64(frames), timescale: Int64(format.sampleRate)))
-                if written.fraction - lastReport >= 0.01 {
-                    lastReport = written.fraction
-                    report(written)
-                }
+                throttle.offer(written, to: report)
             }
             let tail = try convert.convert(nil)
             if tail.sampleCount > 0 { try writer.write(tail) }

@@ -1,15 +1,39 @@
-/// Whether the start of a WAV's 16-bit "PCM" is really coded audio that FFmpeg would find by
-/// probing it (it probes 16-bit PCM only, `Demuxer` lets it look at the first 16 KB): MPEG
-/// audio (MP1, MP2, MP3) or ADTS AAC frames followed by another frame where the first says it
-/// ends, AC-3 or E-AC-3 sync words a frame apart, or a DTS sync word anywhere. Each test is looser than FFmpeg's (which wants
-/// several frames), so a file FFmpeg takes for coded audio is never read as PCM; a PCM file
-/// that happens to match is only read by FFmpeg instead.
-enum CodedAudioSniffer {
-    /// Bytes FFmpeg probes: four of the WAV demuxer's 4096-byte packets.
-    static let probedBytes = 16384
+import Foundation
 
-    /// True when `bytes` (the start of the data) looks like one of those codecs.
-    static func looksCoded(_ bytes: UnsafeRawBufferPointer) -> Bool {
+/// Whether the start of a WAV's integer "PCM" is really coded audio that FFmpeg would find by
+/// looking at it: in any integer PCM, S/PDIF bursts (AC-3 or DTS wrapped for a digital link,
+/// which FFmpeg looks for in the first 64 KB); in 16-bit PCM, which FFmpeg also probes (the
+/// first 16 KB, as `Demuxer` lets it), MPEG audio (MP1, MP2, MP3) or ADTS AAC frames followed
+/// by another frame where the first says it ends, AC-3 or E-AC-3 sync words a frame apart, or
+/// a DTS sync word anywhere. Each test is looser than FFmpeg's (which wants several frames),
+/// so a file FFmpeg takes for coded audio is never read as PCM; a PCM file that happens to
+/// match is only read by FFmpeg instead.
+enum CodedAudioSniffer {
+    /// Bytes of the data FFmpeg looks at for S/PDIF bursts, and probes for other codecs: four
+    /// of the WAV demuxer's 4096-byte packets.
+    static let spdifBytes = 1 << 16, probedBytes = 16384
+
+    /// True when `start` (the first `spdifBytes` of the data, or all of it) looks like coded
+    /// audio FFmpeg would find: S/PDIF bursts, and in `sixteenBit` samples the other codecs.
+    static func findsCodedAudio(in start: Data, sixteenBit: Bool) -> Bool {
+        start.withUnsafeBytes { raw in
+            holdsSPDIFBursts(raw) || sixteenBit && looksCoded(UnsafeRawBufferPointer(rebasing: raw.prefix(probedBytes)))
+        }
+    }
+
+    /// True when the samples hold the S/PDIF preamble (Pa Pb = F872 4E1F, as little-endian
+    /// 16-bit words).
+    private static func holdsSPDIFBursts(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var k = 0
+        while k + 4 <= bytes.count {
+            if bytes[k] == 0x72, bytes[k + 1] == 0xF8, bytes[k + 2] == 0x1F, bytes[k + 3] == 0x4E { return true }
+            k += 2
+        }
+        return false
+    }
+
+    /// True when `bytes` (the start of 16-bit data) looks like MPEG audio, AAC, AC-3 or DTS.
+    private static func looksCoded(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let b = bytes.bindMemory(to: UInt8.self)
         for k in 0..<b.count {
             switch b[k] {
@@ -24,9 +48,10 @@ enum CodedAudioSniffer {
                 break
             }
             // DTS core sync, 16-bit big- and little-endian, 14-bit big- and little-endian.
-            if k + 3 < b.count, [0x7F, 0xFE, 0x1F, 0xFF].contains(b[k]) {
-                let word = UInt32(b[k]) << 24 | UInt32(b[k + 1]) << 16 | UInt32(b[k + 2]) << 8 | UInt32(b[k + 3])
-                if [0x7FFE_8001, 0xFE7F_0180, 0x1FFF_E800, 0xFF1F_00E8].contains(word) { return true }
+            guard k + 3 < b.count else { continue }
+            switch UInt32(b[k]) << 24 | UInt32(b[k + 1]) << 16 | UInt32(b[k + 2]) << 8 | UInt32(b[k + 3]) {
+            case 0x7FFE_8001, 0xFE7F_0180, 0x1FFF_E800, 0xFF1F_00E8: return true
+            default: break
             }
         }
         return false

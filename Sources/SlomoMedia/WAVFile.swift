@@ -119,13 +119,10 @@ struct WAVFile: Sendable {
               format.blockAlign == coding.bytes * format.channels, format.byteRate == format.blockAlign * format.rate,
               data.size % Int64(format.blockAlign) == 0 else { return nil }
         if format.tag == 1 {
-            // What FFmpeg looks for in integer PCM: S/PDIF bursts in the first 64 KB, and in
-            // 16-bit samples, any other coded audio (`CodedAudioSniffer`).
+            // Integer PCM, which FFmpeg looks at for coded audio labelled as PCM.
             guard (try? handle.seek(toOffset: UInt64(data.offset))) != nil,
-                  let start = try? handle.read(upToCount: Int(min(data.size, 1 << 16))),
-                  !Self.holdsSPDIFBursts(start),
-                  coding != .s16 || !start.prefix(CodedAudioSniffer.probedBytes).withUnsafeBytes(CodedAudioSniffer.looksCoded)
-            else { return nil }
+                  let start = try? handle.read(upToCount: Int(min(data.size, Int64(CodedAudioSniffer.spdifBytes)))),
+                  !CodedAudioSniffer.findsCodedAudio(in: start, sixteenBit: coding == .s16) else { return nil }
         }
         self.path = path
         self.coding = coding
@@ -183,23 +180,6 @@ struct WAVFile: Sendable {
             position = value + length + (length & 1)
         }
         return tags
-    }
-
-    /// True when the samples hold the S/PDIF preamble (Pa Pb = F872 4E1F, as 16-bit words),
-    /// which FFmpeg takes as AC-3 or DTS wrapped for a digital link.
-    private static func holdsSPDIFBursts(_ samples: Data) -> Bool {
-        let preamble: [UInt8] = [0x72, 0xF8, 0x1F, 0x4E]
-        return samples.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var k = 0
-            while k + 4 <= bytes.count {
-                if bytes[k] == preamble[0], bytes[k + 1] == preamble[1], bytes[k + 2] == preamble[2], bytes[k + 3] == preamble[3] {
-                    return true
-                }
-                k += 2
-            }
-            return false
-        }
     }
 }
 

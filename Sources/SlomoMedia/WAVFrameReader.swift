@@ -8,6 +8,8 @@ import SlomoCore
 /// it holds (FFmpeg drops the last, cut packet: up to 4 KB more). Not thread-safe.
 final class WAVFrameReader: AudioFrameReading {
     private let file: WAVFile
+    /// The channels the frames say they hold (FFmpeg's layout of the header).
+    private let layout: ChannelLayout
     private let descriptor: Int32
     /// The frame the next read starts at.
     private var position: Int64 = 0
@@ -16,6 +18,7 @@ final class WAVFrameReader: AudioFrameReading {
 
     init(_ file: WAVFile) throws(MediaError) {
         self.file = file
+        layout = file.channelLayout
         do throws(SystemError) {
             descriptor = try SystemError.check("open") { open(file.path, O_RDONLY | O_CLOEXEC) }
         } catch {
@@ -40,7 +43,7 @@ final class WAVFrameReader: AudioFrameReading {
         raw.pointee.format = file.coding.decodedFormat.raw.rawValue
         raw.pointee.sample_rate = Int32(file.sampleRate)
         raw.pointee.nb_samples = Int32(count)
-        file.channelLayout.withAVLayout { _ = av_channel_layout_copy(&raw.pointee.ch_layout, $0) }
+        layout.withAVLayout { _ = av_channel_layout_copy(&raw.pointee.ch_layout, $0) }
         try check(av_frame_get_buffer(raw, 0), "allocate audio frame")
         let bytes = count * file.blockAlign
         let target = frame.planeData(0)!

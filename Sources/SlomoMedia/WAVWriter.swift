@@ -14,6 +14,8 @@ public final class WAVWriter {
     /// of 32-bit ones (whose low byte is dropped).
     public let sampleFormat: SampleFormat
     private let depth: SampleDepth
+    /// Bytes a sample of one channel takes in the file (3 for 24-bit).
+    private let bytesPerSample: Int
     private let channelCount: Int
     private let partial: PartialFile
     private let descriptor: Int32
@@ -31,7 +33,7 @@ public final class WAVWriter {
     /// `depth` samples at `sampleRate` in `layout`; throws `.writeFailed` when that is more
     /// than a WAV's 32-bit sizes hold, naming the formats that hold it.
     public init(path: String, depth: SampleDepth, sampleRate: Int, layout: ChannelLayout, frames: Int, overwrite: Bool) throws(MediaError) {
-        let bytesPerSample = depth == .s24 ? 3 : depth == .s16 ? 2 : 4
+        bytesPerSample = depth == .s24 ? 3 : depth == .s16 ? 2 : 4
         let size = Int64(frames) * Int64(bytesPerSample * layout.channelCount)
         guard size <= Self.largestData else {
             throw MediaError(.writeFailed, path: path, detail: "a WAV file holds at most 4 GiB of samples and this one needs "
@@ -48,7 +50,7 @@ public final class WAVWriter {
         } catch {
             throw MediaError(.writeFailed, path: path, detail: "cannot open: \(error.message)")
         }
-        header = headerBytes(sampleRate: sampleRate, layout: layout, bytesPerSample: bytesPerSample)
+        header = headerBytes(sampleRate: sampleRate, layout: layout)
         buffered = header
     }
 
@@ -67,12 +69,10 @@ public final class WAVWriter {
                 buffered.append(UInt8(truncatingIfNeeded: value >> 16))
                 buffered.append(UInt8(truncatingIfNeeded: value >> 24))
             }
-            dataBytes += Int64(3 * samples)
         } else {
-            let count = samples * sampleFormat.bytesPerSample
-            buffered.append(contentsOf: UnsafeRawBufferPointer(start: source, count: count))
-            dataBytes += Int64(count)
+            buffered.append(contentsOf: UnsafeRawBufferPointer(start: source, count: samples * bytesPerSample))
         }
+        dataBytes += Int64(samples * bytesPerSample)
         if buffered.count >= 1 << 20 { try flush() }
     }
 
@@ -83,7 +83,7 @@ public final class WAVWriter {
         let fileSize = Int64(header.count) + dataBytes + (dataBytes & 1)
         try patch(UInt32(fileSize - 8), at: 4)
         try patch(UInt32(dataBytes), at: dataSizeOffset)
-        if let factOffset { try patch(UInt32(dataBytes / Int64(depth == .s24 ? 3 : 4) / Int64(channelCount)), at: factOffset) }
+        if let factOffset { try patch(UInt32(dataBytes / Int64(bytesPerSample * channelCount)), at: factOffset) }
         try partial.publish()
     }
 
@@ -110,7 +110,7 @@ public final class WAVWriter {
     }
 
     /// The chunks before the samples; notes where the sizes to fill in are.
-    private func headerBytes(sampleRate: Int, layout: ChannelLayout, bytesPerSample: Int) -> [UInt8] {
+    private func headerBytes(sampleRate: Int, layout: ChannelLayout) -> [UInt8] {
         let formatTag: UInt16 = depth == .f32 ? 3 : 1
         let bits = UInt16(8 * bytesPerSample)
         let blockAlign = UInt16(bytesPerSample * channelCount)

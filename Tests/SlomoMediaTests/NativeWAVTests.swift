@@ -36,6 +36,11 @@ import Testing
         try FixtureCache.shared.path(for: "native-wav-\(name)", extension: "wav", arguments: ["-y", "-v", "error"] + arguments)
     }
 
+    /// The file of fixture `name` of `fixtures`.
+    static func path(_ name: String, of fixtures: [(name: String, arguments: [String])]) throws -> String {
+        try path(name, try #require(fixtures.first { $0.name == name }).arguments)
+    }
+
     /// FFmpeg's view of `path`, read by its demuxer from a copy (this process may have read
     /// `path` itself natively, and remembers what it read).
     static func ffmpegView(_ path: String) throws -> MediaFile {
@@ -49,7 +54,7 @@ import Testing
 
     @Test(arguments: readable.map(\.name))
     func describesLikeFFmpeg(_ name: String) throws {
-        let path = try Self.path(name, try #require(Self.readable.first { $0.name == name }).arguments)
+        let path = try Self.path(name, of: Self.readable)
         let wav = try #require(WAVFile(path: path), "the native reader refused \(name)")
         let native = MediaFile(wav: wav)
         let ffmpeg = try Self.ffmpegView(path)
@@ -59,7 +64,7 @@ import Testing
 
     @Test(arguments: readable.map(\.name))
     func decodesLikeFFmpeg(_ name: String) throws {
-        let path = try Self.path(name, try #require(Self.readable.first { $0.name == name }).arguments)
+        let path = try Self.path(name, of: Self.readable)
         let wav = try #require(WAVFile(path: path))
         let native = try Self.planarFloat(WAVFrameReader(wav))
         let ffmpeg = try Self.planarFloat(FrameReader(path: path, stream: 0))
@@ -83,7 +88,7 @@ import Testing
 
     @Test(arguments: leftToFFmpeg.map(\.name))
     func leavesOthersToFFmpeg(_ name: String) throws {
-        let path = try Self.path(name, try #require(Self.leftToFFmpeg.first { $0.name == name }).arguments)
+        let path = try Self.path(name, of: Self.leftToFFmpeg)
         #expect(WAVFile(path: path) == nil)
         #expect(try MediaFile(path: path) == (try Self.ffmpegView(path)))
         #expect(try AudioFrames.open(path: path, stream: 0) is FrameReader)
