@@ -63,7 +63,8 @@ public final class AudioRenderer {
     public private(set) var deliveredFrames = 0
     /// How many pieces of split segments render at the same time.
     public let parallelism: Int
-    /// Source frames fed before a stretched segment (at most `prerollFrames`).
+    /// Source frames fed before a stretched segment (at most `prerollFrames`; anchored pieces
+    /// need less: `preroll(for:)`).
     let preroll: Int
     /// The engine of spectral segments.
     public let spectralEngine: SpectralEngine
@@ -268,7 +269,7 @@ public final class AudioRenderer {
     /// alignment margins, and the stretcher's look-ahead at any rate.
     private func windowRange(for i: Int) -> Range<Int> {
         let plan = plans[i]
-        let start = plan.sourceStart - min(preroll, max(0, plan.sourceStart))
+        let start = plan.sourceStart - min(preroll(for: plan), max(0, plan.sourceStart))
         let fastest = plan.hold == nil ? max(1, plan.stretch.fastestRate) : 1
         let beyond = Int(Double(crossfadeFrames + 2 * maximumAlignmentShift + 8192) * fastest) + 32768
         return start..<(plan.sourceEnd + beyond)
@@ -282,6 +283,13 @@ public final class AudioRenderer {
     func fadeOut(_ i: Int) -> Int {
         guard i + 1 < plans.count, !plans[i].isCopy, plans[i + 1].isCopy else { return 0 }
         return min(crossfadeFrames, plans[i].frameCount / 2)
+    }
+    /// Source frames fed before `plan`'s processor: `preroll`, or for a later piece of a split
+    /// segment anchored to the one before it only what its anchored frame needs.
+    func preroll(for plan: SegmentPlan) -> Int {
+        guard anchorsPhases(plan), plan.pieceIndex > 0 else { return preroll }
+        return min(preroll, PhaseGradientEngine.anchoredPreroll(sampleRate: sampleRate, rate: 1 / plan.stretch.atStart,
+                                                                lead: maximumAlignmentShift))
     }
     /// Whether a segment's processor is anchored to continue the previous piece's phases
     /// (`PhaseAnchor`): pieces of split segments on the phase-gradient engine, unshifted.

@@ -20,8 +20,8 @@ final class HeapPhaseIntegrator {
     /// Largest group delay placed in a frame, in output frames (half the window).
     let delayLimit: Float
     private let queue: BucketQueue
-    /// Whether each bin of the new frame has its synthesis phase.
-    private let done: UnsafeMutablePointer<Bool>
+    /// The bins of the new frame still without a synthesis phase.
+    private let pending: PendingBins
     /// Group delay of each bin of the new frame in output frames, stretched and clamped.
     private let delay: UnsafeMutablePointer<Float>
     private var random = SplitMix(seed: 0x5107_0C0D)
@@ -33,16 +33,12 @@ final class HeapPhaseIntegrator {
         delayLimit = Float(window.length / 2)
         let buckets = Int((-log(Self.tolerance) * Self.bucketsPerNeper).rounded(.up)) + 1
         queue = BucketQueue(bucketCount: buckets, itemCount: 2 * window.binCount)
-        done = .allocate(capacity: binCount)
-        done.initialize(repeating: false, count: binCount)
+        pending = PendingBins(binCount: binCount)
         delay = .allocate(capacity: binCount)
         delay.initialize(repeating: 0, count: binCount)
     }
 
-    deinit {
-        done.deallocate()
-        delay.deallocate()
-    }
+    deinit { delay.deallocate() }
 
     func reset() { random = SplitMix(seed: 0x5107_0C0D) }
 
@@ -76,12 +72,12 @@ final class HeapPhaseIntegrator {
         func priority(_ logMagnitude: Float) -> Int { Int((logMagnitude - floorLog) * Self.bucketsPerNeper) }
         // Bins below tolerance: random phase, never a source of integration.
         var remaining = 0
+        pending.removeAll()
         for k in 0..<n {
             if frame.logMagnitude[k] <= floorLog {
-                done[k] = true
                 frame.synthesisPhase[k] = randomPhase()
             } else {
-                done[k] = false
+                pending.insert(k)
                 remaining += 1
             }
         }
@@ -92,15 +88,12 @@ final class HeapPhaseIntegrator {
         let step = radiansPerBinFrame
         let binTurn = 2 * Double.pi / Double(fftSize)
         // In locals, so that the loop does not reload them through `self` at every step.
-        let (done, delay, queue, turnMask) = (done, delay, queue, fftSize - 1)
+        let (pending, delay, queue, turnMask) = (pending, delay, queue, fftSize - 1)
         while remaining > 0 {
             guard let item = queue.pop() else {
                 // A new island of energy with no past: start it at its analysis phase.
-                var loudest = -1
-                for k in 0..<n where !done[k] && (loudest < 0 || frame.magnitude[k] > frame.magnitude[loudest]) {
-                    loudest = k
-                }
-                done[loudest] = true
+                let loudest = pending.loudest(by: frame.magnitude)!
+                pending.remove(loudest)
                 remaining -= 1
                 frame.synthesisPhase[loudest] = frame.phase[loudest]
                 queue.push(n + loudest, priority: priority(frame.logMagnitude[loudest]))
@@ -109,8 +102,8 @@ final class HeapPhaseIntegrator {
             if item < n {
                 // From the previous frame forward in time.
                 let k = item
-                guard !done[k] else { continue }
-                done[k] = true
+                guard pending.contains(k) else { continue }
+                pending.remove(k)
                 remaining -= 1
                 // Centre-frequency turn over the hop, exact in integers, plus the deviations; in
                 // double precision, so that no rounding recurs frame after frame.
@@ -121,14 +114,14 @@ final class HeapPhaseIntegrator {
             } else {
                 // Within the new frame, outward in frequency.
                 let k = item - n
-                if k + 1 < n && !done[k + 1] {
-                    done[k + 1] = true
+                if k + 1 < n && pending.contains(k + 1) {
+                    pending.remove(k + 1)
                     remaining -= 1
                     frame.synthesisPhase[k + 1] = wrap(frame.synthesisPhase[k] - step * 0.5 * (delay[k] + delay[k + 1]))
                     queue.push(n + k + 1, priority: priority(frame.logMagnitude[k + 1]))
                 }
-                if k > 0 && !done[k - 1] {
-                    done[k - 1] = true
+                if k > 0 && pending.contains(k - 1) {
+                    pending.remove(k - 1)
                     remaining -= 1
                     frame.synthesisPhase[k - 1] = wrap(frame.synthesisPhase[k] + step * 0.5 * (delay[k] + delay[k - 1]))
                     queue.push(n + k - 1, priority: priority(frame.logMagnitude[k - 1]))

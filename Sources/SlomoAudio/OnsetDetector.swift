@@ -40,6 +40,11 @@ struct OnsetDetector {
         self.sustain = sustain
     }
 
+    /// How far before a frame the detector must have heard the input to find the same onsets
+    /// and offsets there as with all of it: the blocks it compares a block with, and the quiet
+    /// after an onset (which a pre-roll's start, heard as an onset after silence, imposes).
+    var memory: Int { (max(Self.history, sustain / blockLength) + 1) * blockLength + sustain }
+
     mutating func reset() {
         energies.removeAll(keepingCapacity: true)
         firstBlock = 0

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The synthesis phases a piece of a split phase-gradient segment gives one of its frames, so
-/// that it continues the piece before it (#37 §3).
+/// Where a piece of a split phase-gradient segment is anchored so that it continues the piece
+/// before it (#37 §3), and how its synthesis phases there follow from that piece's.
 ///
 /// Pieces render at the same time, each from its own pre-roll, so each would otherwise start
 /// its phases afresh: where two pieces meet, a steady tone would jump in phase, and a crossfade
@@ -10,12 +10,11 @@ import Foundation
 /// input alone: a steady partial's synthesis phase advances by its frequency on every output
 /// frame, whatever the rate, and its frequency is read exactly from how far the input's
 /// analysis phase turned between the two anchors (the whole turns counted from a coarse
-/// estimate). The renderer computes the anchors in order, before the pieces start; a piece's
-/// output after its anchor then continues the earlier piece's, and the crossfade joins two
-/// renderings of the same phases. The first piece's anchor is not given but read: the phases
-/// its own integration reaches at a frame early in it, once the window of input it reads and
-/// the one before are whole (a window cut off by the start of the track would misread the
-/// frequency).
+/// estimate). So each anchor's `advance` over the previous one is known before any piece
+/// renders; only the first piece's phases are not given but read: the phases its own
+/// integration reaches at a frame early in it, once the window of input it reads and the one
+/// before are whole (a window cut off by the start of the track would misread the frequency).
+/// `SegmentAnchorPhases` hands them from the first piece to the others as they render.
 struct PhaseAnchor {
     /// The source frame the anchored frame is centred on, and the output frame it is placed
     /// at (absolute).
@@ -23,15 +22,16 @@ struct PhaseAnchor {
     let outputFrame: Int
     /// The input's analysis phase there (the channels' sum), per bin.
     let analysisPhase: [Float]
-    /// The synthesis phase the frame is given, per bin.
-    let synthesisPhase: [Float]
+    /// How far each bin's synthesis phase turns from the previous piece's anchor to this one
+    /// (none for the first piece's).
+    let advance: [Double]
 
-    /// The first piece's anchor: the synthesis phases its frame at `analysis` reached.
-    init(first analysis: SpectrumFrame, outputFrame: Int, synthesisPhase: [Float]) {
+    /// The first piece's anchor, at `analysis`.
+    init(first analysis: SpectrumFrame, outputFrame: Int) {
         sourceFrame = analysis.inputPosition
         self.outputFrame = outputFrame
         analysisPhase = Array(UnsafeBufferPointer(start: analysis.phase, count: analysis.binCount))
-        self.synthesisPhase = synthesisPhase
+        advance = []
     }
 
     /// The anchor that continues `previous` at `analysis` (whose `deviation` holds a coarse
@@ -40,31 +40,35 @@ struct PhaseAnchor {
         sourceFrame = analysis.inputPosition
         self.outputFrame = outputFrame
         let bins = analysis.binCount
-        analysisPhase = Array(UnsafeBufferPointer(start: analysis.phase, count: bins))
+        let analysisPhase = Array(UnsafeBufferPointer(start: analysis.phase, count: bins))
+        self.analysisPhase = analysisPhase
         let inputSpan = Double(sourceFrame - previous.sourceFrame)
         let outputSpan = Double(outputFrame - previous.outputFrame)
         let turn = 2 * Double.pi
-        var phases = [Float](repeating: 0, count: bins)
-        for k in 0..<bins {
+        advance = (0..<bins).map { k in
             // The phase turned by less than a whole turn, then as many whole turns as the
             // coarse frequency says: the frequency over the whole span between the anchors.
             let turned = Double(wrap(analysisPhase[k] - previous.analysisPhase[k]))
             let coarse = turn * Double(k) / Double(fftSize) + Double(analysis.deviation[k])
             let wholeTurns = ((coarse * inputSpan - turned) / turn).rounded()
             let frequency = (turned + turn * wholeTurns) / inputSpan
-            let phase = Double(previous.synthesisPhase[k]) + frequency * outputSpan
-            phases[k] = Float(remainder(phase, turn))
+            return frequency * outputSpan
         }
-        synthesisPhase = phases
+    }
+
+    /// The synthesis phases an anchor gives its frame when the previous piece's anchor had
+    /// `previous` and the phases turn by `advance` from there.
+    static func synthesisPhase(after previous: [Float], advance: [Double]) -> [Float] {
+        zip(previous, advance).map { Float(remainder(Double($0) + $1, 2 * Double.pi)) }
     }
 }
 
-/// The anchors of split segments' pieces, made in plan order on the renderer's thread (a
-/// piece's anchor continues the previous piece's).
+/// The anchors of split segments' pieces, made in plan order on the renderer's thread as the
+/// pieces are dispatched (a piece's anchor continues the previous piece's).
 final class PhaseAnchorChain {
     private let analyser: SpectrumAnalyser
     private let frame: SpectrumFrame, probe: SpectrumFrame
-    private var last: (planIndex: Int, anchor: PhaseAnchor)?
+    private var last: (planIndex: Int, anchor: PhaseAnchor, phases: SegmentAnchorPhases)?
 
     init(sampleRate: Int, channelCount: Int) {
         analyser = SpectrumAnalyser(sampleRate: sampleRate)
@@ -74,26 +78,29 @@ final class PhaseAnchorChain {
 
     var window: PhaseGradientWindow { analyser.window }
 
-    /// Starts the chain of a split segment at its first piece, plan `planIndex`, whose frame
-    /// centred on source frame `sourceFrame` and placed at output frame `outputFrame` reached
-    /// `synthesisPhase`; `source` is read from `inputStart` on, where the piece's engine starts
-    /// hearing it.
-    func start(planIndex: Int, sourceFrame: Int, outputFrame: Int, synthesisPhase: [Float],
-               source: any AudioSampleSource, inputStart: Int) throws {
+    /// Starts the chain of a split segment at its first piece, plan `planIndex`, anchored at
+    /// its frame centred on source frame `sourceFrame` and placed at output frame
+    /// `outputFrame`; `source` is read from `inputStart` on, where the piece's engine starts
+    /// hearing it. The first piece tells the phases returned what it reaches there.
+    func start(planIndex: Int, sourceFrame: Int, outputFrame: Int,
+               source: any AudioSampleSource, inputStart: Int) throws -> SegmentAnchorPhases {
         try analyse(at: sourceFrame, source: source, inputStart: inputStart, probing: false)
-        last = (planIndex, PhaseAnchor(first: frame, outputFrame: outputFrame, synthesisPhase: synthesisPhase))
+        let phases = SegmentAnchorPhases()
+        last = (planIndex, PhaseAnchor(first: frame, outputFrame: outputFrame), phases)
+        return phases
     }
 
-    /// The anchor of plan `planIndex`, the next piece of the segment the chain is at: its frame
-    /// centred on source frame `sourceFrame`, placed at output frame `outputFrame`; nil when the
-    /// piece before it has no anchor (its first piece ended before the frame it reads).
-    func anchor(planIndex: Int, sourceFrame: Int, outputFrame: Int,
-                source: any AudioSampleSource, inputStart: Int) throws -> PhaseAnchor? {
+    /// Anchors plan `planIndex`, the next piece of the segment the chain is at, at its frame
+    /// centred on source frame `sourceFrame`, placed at output frame `outputFrame`: the phases
+    /// it will find its own in (as piece `pieceIndex`); nil when the chain is at another segment.
+    func anchor(planIndex: Int, pieceIndex: Int, sourceFrame: Int, outputFrame: Int,
+                source: any AudioSampleSource, inputStart: Int) throws -> SegmentAnchorPhases? {
         guard let last, last.planIndex == planIndex - 1 else { return nil }
         try analyse(at: sourceFrame, source: source, inputStart: inputStart, probing: true)
         let anchor = PhaseAnchor(continuing: last.anchor, at: frame, outputFrame: outputFrame, fftSize: window.fftSize)
-        self.last = (planIndex, anchor)
-        return anchor
+        last.phases.add(anchor, piece: pieceIndex)
+        self.last = (planIndex, anchor, last.phases)
+        return last.phases
     }
 
     /// Analyses `frame` at `sourceFrame` (silence before `inputStart`), and with `probing` its

@@ -44,11 +44,8 @@ final class PhaseGradientEngine: StretchEngine {
     }
     private var segments: [Segment] = []
     /// Frames placed at a given output position, reading a given input frame (`PhaseAnchor`),
-    /// in this engine's frames and in output order, until they are placed: each is given its
-    /// synthesis phases, or (without) has them recorded in `observedPhases`.
-    private var anchors: [(input: Int, output: Int, phases: [Float]?)] = []
-    /// The synthesis phases of the last anchored frame placed without phases of its own.
-    private(set) var observedPhases: [Float]?
+    /// in this engine's frames and in output order, until they are placed.
+    private var anchors: [(input: Int, output: Int, phases: AnchoredPhases)] = []
     /// The first onset that frames may still be placed after.
     private var onsetIndex = 0
     private var rate: Double
@@ -82,10 +79,10 @@ final class PhaseGradientEngine: StretchEngine {
         fft = analyser.fft
         integrator = HeapPhaseIntegrator(window: window)
         rotationScratch = .allocate(capacity: 2 * window.binCount)
-        holdDistance = Int(0.24 * Double(window.length))
+        holdDistance = Self.holdDistance(window)
         let fadeLength = max(1, sampleRate / 1000)
         attackFade = (0..<fadeLength).map { fadeWeight($0, fadeLength) }
-        onsets = OnsetDetector(sampleRate: sampleRate, sustain: holdDistance + window.length / 8)
+        onsets = Self.onsetDetector(window, sampleRate: sampleRate)
         input = Array(repeating: [], count: channelCount)
         accumulator = Array(repeating: [], count: channelCount)
         reset()
@@ -110,7 +107,6 @@ final class PhaseGradientEngine: StretchEngine {
         onsets.reset()
         onsetIndex = 0
         anchors = []
-        observedPhases = nil
         nextOutputPosition = Self.firstFramePosition(window, rate: rate)
         outputBase = nextOutputPosition - window.length / 2
     }
@@ -128,6 +124,25 @@ final class PhaseGradientEngine: StretchEngine {
         }
     }
 
+    private static func holdDistance(_ window: PhaseGradientWindow) -> Int { Int(0.24 * Double(window.length)) }
+
+    private static func onsetDetector(_ window: PhaseGradientWindow, sampleRate: Int) -> OnsetDetector {
+        OnsetDetector(sampleRate: sampleRate, sustain: holdDistance(window) + window.length / 8)
+    }
+
+    /// The source frames to feed, at `rate`, before a piece whose frame with a window ending
+    /// `lead` output frames before the piece's output is anchored (`anchor`): the anchored frame
+    /// and the one before it, which its frequencies are read against, then read whole windows
+    /// of input, and where onsets are held at that rate, the onset detector has heard what it
+    /// needs to find those that move them. Frames before the anchored one add nothing the
+    /// piece keeps.
+    static func anchoredPreroll(sampleRate: Int, rate: Double, lead: Int) -> Int {
+        let window = PhaseGradientWindow(sampleRate: sampleRate), half = window.length / 2
+        let beforeAnchor = Int((rate * Double(lead + half + hop(window, at: rate))).rounded(.up))
+        let heard = holdsOnsets(at: rate) ? onsetDetector(window, sampleRate: sampleRate).memory + holdDistance(window) : 0
+        return beforeAnchor + max(half, heard)
+    }
+
     /// Output frames between frames placed at `rate`.
     private func hop(at rate: Double) -> Int { Self.hop(window, at: rate) }
 
@@ -141,13 +156,20 @@ final class PhaseGradientEngine: StretchEngine {
         -window.length / 2 + hop(window, at: rate)
     }
 
+    /// The synthesis phases of an anchored frame.
+    enum AnchoredPhases {
+        /// Given (when the frame is placed; the call may wait for them) instead of integrated:
+        /// frames after it integrate on from them. Nil: integrated after all.
+        case given(() -> [Float]?)
+        /// Integrated, then told.
+        case observed(([Float]) -> Void)
+    }
+
     /// Places a frame at output position `output` (not before the first frame's), reading input
-    /// frame `input`, and gives it the synthesis `phases` instead of integrating them (frames
-    /// after it integrate on from them), or, without `phases`, records the phases it integrates
-    /// in `observedPhases`. Anchors are set after `reset()`, before the first push, in order.
-    func anchor(input: Int, output: Int, phases: [Float]?) {
-        precondition(pushed == 0 && output >= (anchors.last?.output ?? nextOutputPosition)
-                        && (phases?.count ?? window.binCount) == window.binCount,
+    /// frame `input`, with `phases`. Anchors are set after `reset()`, before the first push,
+    /// in order.
+    func anchor(input: Int, output: Int, phases: AnchoredPhases) {
+        precondition(pushed == 0 && output >= (anchors.last?.output ?? nextOutputPosition),
                      "anchors are set before the first push, in order, at or after the first frame")
         anchors.append((input, output, phases))
     }
@@ -263,10 +285,14 @@ final class PhaseGradientEngine: StretchEngine {
                 estimateDeviation(current, before: previous, after: frame)
                 integrator.integrate(current, after: previous)
                 if let anchor = anchors.first, anchor.output == current.outputPosition {
-                    if let phases = anchor.phases {
-                        current.synthesisPhase.update(from: phases, count: window.binCount)
-                    } else {
-                        observedPhases = Array(UnsafeBufferPointer(start: current.synthesisPhase, count: window.binCount))
+                    switch anchor.phases {
+                    case .given(let phases):
+                        if let phases = phases() {
+                            precondition(phases.count == window.binCount, "an anchored frame's phases are one per bin")
+                            current.synthesisPhase.update(from: phases, count: window.binCount)
+                        }
+                    case .observed(let tell):
+                        tell(Array(UnsafeBufferPointer(start: current.synthesisPhase, count: window.binCount)))
                     }
                     anchors.removeFirst()
                 }

@@ -35,6 +35,8 @@ final class SegmentRendering {
     private let spectralEngine: SpectralEngine
     /// The source frame past which the processor is finished (far past the segment's end).
     private let lastFeed: Int
+    /// The first piece of a split segment: where it tells the later pieces its anchored phases.
+    private var anchorListeners: SegmentAnchorPhases?
 
     init(renderer: AudioRenderer, index: Int, source: any AudioSampleSource) throws {
         self.renderer = renderer
@@ -63,7 +65,7 @@ final class SegmentRendering {
         processor = try renderer.leftovers.processor(alg, rate: rate0, pitch: plan.pitch)
             ?? Self.makeProcessor(alg, rate: rate0, pitch: plan.pitch, renderer: renderer)
         // Pre-roll: source before the segment (silence before the track), fed at the first fill.
-        let pre = min(renderer.preroll, max(0, plan.sourceStart))
+        let pre = min(renderer.preroll(for: plan), max(0, plan.sourceStart))
         sourceCursor = plan.sourceStart - pre
         let preOutput = Int((Double(pre) / rate0).rounded())
         alignmentLead = plan.continuesPrevious && fadeIn > 0 ? min(renderer.maximumAlignmentShift, preOutput) : 0
@@ -76,8 +78,9 @@ final class SegmentRendering {
 
     /// Anchors the engine's phases to continue the previous piece's (`PhaseAnchor`): at the
     /// frame whose window ends where this piece's output, alignment lead included, begins (or
-    /// at the first frame, when the pre-roll is shorter than a window). The first piece runs to
-    /// the frame whose phases start the chain, at least a window into its input.
+    /// at the first frame, when the pre-roll is shorter than a window), where it waits for the
+    /// first piece's. The first piece tells its phases at its anchor, at least a window into its
+    /// input, or that it has none once it stops rendering.
     private func anchorPhases(preroll: Int, prerollOutput: Int, rate: Double) throws {
         guard let engine = processor?.stream.engine as? PhaseGradientEngine else { return }
         let chain = renderer.phaseAnchors
@@ -88,16 +91,22 @@ final class SegmentRendering {
         let input = Int((Double(output) * rate).rounded())
         let inputStart = plan.sourceStart - preroll, outputStart = plan.outputStart - prerollOutput
         if plan.pieceIndex == 0 {
-            engine.anchor(input: input, output: output, phases: nil)
-            while engine.observedPhases == nil && !finished { try feed() }
-            guard let observed = engine.observedPhases else { return }   // the segment's later pieces go unanchored
-            try chain.start(planIndex: index, sourceFrame: inputStart + input, outputFrame: outputStart + output,
-                            synthesisPhase: observed, source: source, inputStart: inputStart)
-        } else if let anchor = try chain.anchor(planIndex: index, sourceFrame: inputStart + input,
+            let listeners = try chain.start(planIndex: index, sourceFrame: inputStart + input, outputFrame: outputStart + output,
+                                            source: source, inputStart: inputStart)
+            anchorListeners = listeners
+            engine.anchor(input: input, output: output, phases: .observed { listeners.tell($0) })
+        } else if let phases = try chain.anchor(planIndex: index, pieceIndex: plan.pieceIndex, sourceFrame: inputStart + input,
                                                 outputFrame: outputStart + output, source: source, inputStart: inputStart) {
-            engine.anchor(input: input, output: output, phases: anchor.synthesisPhase)
+            let piece = plan.pieceIndex
+            engine.anchor(input: input, output: output, phases: .given { phases.phases(forPiece: piece) })
         }
     }
+
+    /// Tells the later pieces, if this is a split segment's first, that it has no anchored
+    /// phases to give unless it has already given them: it renders no further.
+    private func stopAnchoring() { anchorListeners?.tell(nil) }
+
+    deinit { stopAnchoring() }
 
     /// The frames a reversed segment reads, in its mirrored numbering: its pre-roll, its own
     /// frames, and past them what its processor needs to hand out its last frames (its latency)
@@ -106,12 +115,13 @@ final class SegmentRendering {
     private static func reversedWindow(of plan: AudioRenderer.SegmentPlan, renderer: AudioRenderer) -> Range<Int> {
         let speed = max(1, 1 / plan.stretch.atStart)
         let latency = 4096 + renderer.sampleRate / 100 + renderer.crossfadeFrames
-        return plan.sourceStart - renderer.preroll ..< plan.sourceEnd + Int(Double(latency) * speed) + 32768
+        return plan.sourceStart - renderer.preroll(for: plan) ..< plan.sourceEnd + Int(Double(latency) * speed) + 32768
     }
 
     /// Renders everything `emit(_:)` and `tail()` will take (on a worker thread), unless
     /// `cancelled` turns true first.
     func prepare(until cancelled: () -> Bool) throws {
+        defer { stopAnchoring() }
         if processor != nil { try fill(framesNeeded, until: cancelled) }
     }
 
