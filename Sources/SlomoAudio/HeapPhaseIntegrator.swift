@@ -136,13 +136,12 @@ final class HeapPhaseIntegrator {
         let n = binCount
         let toFrames = Float(fftSize) / (4 * .pi) / Float(frame.rate)
         let limit = delayLimit
-        let phase = frame.phase
-        for k in 0..<n {
-            let lo = max(k - 1, 0), hi = min(k + 1, n - 1)
-            let span = Float(hi - lo) / 2
-            let d = -wrap(phase[hi] - phase[lo]) * toFrames / span
-            delay[k] = min(max(d, -limit), limit)
-        }
+        let (phase, delay) = (frame.phase, delay)
+        func clamped(_ d: Float) -> Float { min(max(d, -limit), limit) }
+        // A centred difference across two bins; at the ends, one across one (half the span).
+        delay[0] = clamped(-wrap(phase[1] - phase[0]) * toFrames / 0.5)
+        for k in 1..<(n - 1) { delay[k] = clamped(-wrap(phase[k + 1] - phase[k - 1]) * toFrames) }
+        delay[n - 1] = clamped(-wrap(phase[n - 1] - phase[n - 2]) * toFrames / 0.5)
     }
 
     private func randomPhase() -> Float {

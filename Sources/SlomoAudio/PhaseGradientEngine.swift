@@ -318,7 +318,7 @@ final class PhaseGradientEngine: StretchEngine {
     /// estimate; one with no near neighbour (the first frame held after an onset) reads it
     /// against a second analysis a few frames later.
     private func estimateDeviation(_ frame: SpectrumFrame, before: SpectrumFrame?, after: SpectrumFrame) {
-        let m = window.fftSize, bins = window.binCount
+        let bins = window.binCount
         let farthest = 2 * window.baseHop
         func advance(from a: SpectrumFrame?, to b: SpectrumFrame?) -> Int? {
             guard let a, let b else { return nil }
@@ -334,24 +334,29 @@ final class PhaseGradientEngine: StretchEngine {
             }
             return
         }
-        // One loop for each case (not a case for each bin), so that each vectorises.
-        let (phase, after, result) = (frame.phase, after.phase, frame.deviation)
-        func deviation(from a: UnsafeMutablePointer<Float>, to b: UnsafeMutablePointer<Float>, hop dp: Int, bin k: Int) -> Float {
-            SpectrumAnalyser.deviation(bin: k, from: a[k], to: b[k], over: dp, fftSize: m)
-        }
-        switch (backwardHop, forwardHop) {
-        case let (b?, f?):
-            let before = before!.phase
-            for k in 0..<bins {
-                result[k] = 0.5 * (deviation(from: before, to: phase, hop: b, bin: k) + deviation(from: phase, to: after, hop: f, bin: k))
-            }
-        case let (b?, nil):
-            let before = before!.phase
-            for k in 0..<bins { result[k] = deviation(from: before, to: phase, hop: b, bin: k) }
-        case let (nil, f?):
-            for k in 0..<bins { result[k] = deviation(from: phase, to: after, hop: f, bin: k) }
+        let backward = backwardHop.map { advanceDeviation(of: frame, from: before!, hop: $0) }
+        let forward = forwardHop.map { advanceDeviation(of: after, from: frame, hop: $0) }
+        let result = frame.deviation
+        switch (backward, forward) {
+        case let (b?, f?): for k in 0..<bins { result[k] = 0.5 * (b[k] + f[k]) }
+        case let (b?, nil): result.update(from: b, count: bins)
+        case let (nil, f?): result.update(from: f, count: bins)
         case (nil, nil): break
         }
+    }
+
+    /// `frame`'s phase advance from `before`, `hop` input frames earlier, less each bin's
+    /// centre, per input frame (`SpectrumFrame.advanceDeviation`): measured once, when `before`
+    /// reads it forward, and kept for when `frame` reads it backward.
+    private func advanceDeviation(of frame: SpectrumFrame, from before: SpectrumFrame, hop: Int) -> UnsafeMutablePointer<Float> {
+        let result = frame.advanceDeviation, m = window.fftSize
+        guard frame.advanceDeviationFrom != before.inputPosition else { return result }
+        let (a, b) = (before.phase, frame.phase)
+        for k in 0..<window.binCount {
+            result[k] = SpectrumAnalyser.deviation(bin: k, from: a[k], to: b[k], over: hop, fftSize: m)
+        }
+        frame.advanceDeviationFrom = before.inputPosition
+        return result
     }
 
     /// The deviation measured against a second analysis `probeHop` frames later.

@@ -19,6 +19,7 @@ struct SpectrumAnalyser {
     func analyse(_ frame: SpectrumFrame, input: [[Float]], base: Int, end: Int) {
         let n = window.length, half = n / 2, m = window.fftSize, bins = window.binCount
         let start = frame.inputPosition - half
+        frame.advanceDeviationFrom = nil
         for c in 0..<frame.channelCount {
             let time = fft.time
             time.update(repeating: 0, count: m)

@@ -25,6 +25,10 @@ final class SpectrumFrame {
     let deviation: UnsafeMutablePointer<Float>
     /// The synthesis phase given to each bin.
     let synthesisPhase: UnsafeMutablePointer<Float>
+    /// Each bin's phase advance from the frame analysed at input frame `advanceDeviationFrom`,
+    /// less its centre frequency's, per input frame (nil: none measured since this analysis).
+    let advanceDeviation: UnsafeMutablePointer<Float>
+    var advanceDeviationFrom: Int?
     var largestMagnitude: Float = 0
 
     init(binCount: Int, channelCount: Int) {
@@ -37,12 +41,13 @@ final class SpectrumFrame {
         phase = .allocate(capacity: binCount)
         deviation = .allocate(capacity: binCount)
         synthesisPhase = .allocate(capacity: binCount)
+        advanceDeviation = .allocate(capacity: binCount)
         deviation.initialize(repeating: 0, count: binCount)
     }
 
     deinit {
         if reference != spectra { reference.deallocate() }
-        for p in [spectra, magnitude, logMagnitude, phase, deviation, synthesisPhase] { p.deallocate() }
+        for p in [spectra, magnitude, logMagnitude, phase, deviation, synthesisPhase, advanceDeviation] { p.deallocate() }
     }
 
     func spectrum(_ channel: Int) -> UnsafeMutablePointer<Float> { spectra + 2 * binCount * channel }
