@@ -407,12 +407,15 @@ final class PhaseGradientEngine: StretchEngine {
                 window.values.withUnsafeBufferPointer { g in
                     // Sample i of the window is the transform's sample i − half, wrapped: those
                     // before the middle come from its end. One loop each side (and one for an
-                    // attack's fade), so that the loops vectorise.
-                    func windowed(_ i: Int, _ t: Int) -> Float { time[t] * scale * g[i] }
-                    for i in silent..<gate { acc[offset + i] += windowed(i, i < half ? i - half + m : i - half) * attackFade[fadeOffset + i] }
+                    // attack's fade), over pointers offset once, so that the loops vectorise.
+                    let (target, g) = (acc.baseAddress! + offset, g.baseAddress!)
+                    let wrapped = time + (m - half), centred = time - half
+                    for i in silent..<gate {
+                        target[i] += (i < half ? wrapped[i] : centred[i]) * scale * g[i] * attackFade[fadeOffset + i]
+                    }
                     let audible = max(silent, gate), middle = max(audible, half)
-                    for i in audible..<middle { acc[offset + i] += windowed(i, i - half + m) }
-                    for i in middle..<n { acc[offset + i] += windowed(i, i - half) }
+                    for i in audible..<middle { target[i] += wrapped[i] * scale * g[i] }
+                    for i in middle..<n { target[i] += centred[i] * scale * g[i] }
                 }
             }
         }

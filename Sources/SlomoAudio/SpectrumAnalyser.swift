@@ -26,11 +26,14 @@ struct SpectrumAnalyser {
             input[c].withUnsafeBufferPointer { x in
                 window.values.withUnsafeBufferPointer { g in
                     let lo = max(0, base - start), hi = max(lo, min(n, end - start))
+                    guard lo < hi, let x = x.baseAddress, let g = g.baseAddress else { return }
                     // Sample i of the window sits at time i − half from its centre: the samples
-                    // before the middle wrap to the end of the transform.
+                    // before the middle wrap to the end of the transform. (Pointers offset once,
+                    // so that the loops index plainly and vectorise.)
                     let middle = min(max(half, lo), hi)
-                    for i in lo..<middle { time[i - half + m] = x[start + i - base] * g[i] }
-                    for i in middle..<hi { time[i - half] = x[start + i - base] * g[i] }
+                    let sample = x + (start - base), wrapped = time + (m - half), centred = time - half
+                    for i in lo..<middle { wrapped[i] = sample[i] * g[i] }
+                    for i in middle..<hi { centred[i] = sample[i] * g[i] }
                 }
             }
             fft.forward()
