@@ -55,4 +55,10 @@ const SlomoDeviceFunctions *_Nullable slomo_device_functions(const char *_Nullab
 /// for its first call to report. Generated into preload.c.
 void slomo_preload_job_libraries(void);
 
+/// Opens now the library libraries.txt names `name` (`avutil`, `fftw`, …), as its first call
+/// would; nothing for a name it does not list. One that cannot be opened is left for its first
+/// call to report. Thread-safe: a first call made while the library is still opening waits for
+/// it. Generated into preload.c.
+void slomo_open_library(const char *_Nonnull name);
+
 #endif
