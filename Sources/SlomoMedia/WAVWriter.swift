@@ -19,10 +19,12 @@ public final class WAVWriter {
     private let channelCount: Int
     private let partial: PartialFile
     private let descriptor: Int32
-    private var header: [UInt8] = []
+    /// Bytes before the samples.
+    private var headerSize = 0
     /// Where the sizes `finish()` fills in are: the data chunk's, and the sample count of `fact`.
     private var dataSizeOffset = 0, factOffset: Int?
-    private var buffered: [UInt8] = []
+    /// A block's samples packed to 3 bytes each, for a 24-bit file (kept from block to block).
+    private var packed: [UInt8] = []
     private var dataBytes: Int64 = 0
 
     /// Bytes of samples a WAV's 32-bit sizes can count (the data chunk's, and the RIFF size
@@ -50,37 +52,40 @@ public final class WAVWriter {
         } catch {
             throw MediaError(.writeFailed, path: path, detail: "cannot open: \(error.message)")
         }
-        header = headerBytes(sampleRate: sampleRate, layout: layout)
-        buffered = header
+        let header = headerBytes(sampleRate: sampleRate, layout: layout)
+        headerSize = header.count
+        try writeAll(header)
     }
 
     deinit { close(descriptor) }
 
-    /// Appends the samples of `frame`, which is in `sampleFormat` with this file's channels.
+    /// Appends the samples of `frame`, which is in `sampleFormat` with this file's channels:
+    /// written at once, from the frame itself (copied into a buffer that grows to the size of
+    /// a whole output, its pages were a short stretch's largest cost after the transforms).
     public func write(_ frame: Frame) throws(MediaError) {
         precondition(frame.sampleFormat == sampleFormat && frame.channelCount == channelCount, "a frame in another format")
         let samples = frame.sampleCount * channelCount
         let source = UnsafeRawPointer(frame.planeData(0)!)
         if depth == .s24 {
-            buffered.reserveCapacity(buffered.count + 3 * samples)
+            packed.removeAll(keepingCapacity: true)
+            packed.reserveCapacity(3 * samples)
             for k in 0..<samples {
                 let value = source.loadUnaligned(fromByteOffset: 4 * k, as: UInt32.self)
-                buffered.append(UInt8(truncatingIfNeeded: value >> 8))
-                buffered.append(UInt8(truncatingIfNeeded: value >> 16))
-                buffered.append(UInt8(truncatingIfNeeded: value >> 24))
+                packed.append(UInt8(truncatingIfNeeded: value >> 8))
+                packed.append(UInt8(truncatingIfNeeded: value >> 16))
+                packed.append(UInt8(truncatingIfNeeded: value >> 24))
             }
+            try writeAll(packed)
         } else {
-            buffered.append(contentsOf: UnsafeRawBufferPointer(start: source, count: samples * bytesPerSample))
+            try writeAll(UnsafeRawBufferPointer(start: source, count: samples * bytesPerSample))
         }
         dataBytes += Int64(samples * bytesPerSample)
-        if buffered.count >= 1 << 20 { try flush() }
     }
 
     /// Fills in the sizes and gives the file its name.
     public func finish() throws(MediaError) {
-        if dataBytes & 1 == 1 { buffered.append(0) }
-        try flush()
-        let fileSize = Int64(header.count) + dataBytes + (dataBytes & 1)
+        if dataBytes & 1 == 1 { try writeAll([0]) }
+        let fileSize = Int64(headerSize) + dataBytes + (dataBytes & 1)
         try patch(UInt32(fileSize - 8), at: 4)
         try patch(UInt32(dataBytes), at: dataSizeOffset)
         if let factOffset { try patch(UInt32(dataBytes / Int64(bytesPerSample * channelCount)), at: factOffset) }
@@ -90,12 +95,15 @@ public final class WAVWriter {
     /// Drops the unfinished file.
     public func abandon() { partial.discard() }
 
-    private func flush() throws(MediaError) {
+    private func writeAll(_ bytes: [UInt8]) throws(MediaError) {
+        try bytes.withUnsafeBytes { raw in Result { () throws(MediaError) in try writeAll(raw) } }.get()
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(MediaError) {
         var done = 0
-        while done < buffered.count {
-            done += try call("write") { buffered.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress! + done, $0.count - done) } }
+        while done < bytes.count {
+            done += try call("write") { Glibc.write(descriptor, bytes.baseAddress! + done, bytes.count - done) }
         }
-        buffered.removeAll(keepingCapacity: true)
     }
 
     private func patch(_ value: UInt32, at offset: Int) throws(MediaError) {
