@@ -164,16 +164,22 @@ struct PlanarFIFO {
         other.drop(k)
     }
 
-    /// Discards the first `n` frames (at most `count`).
+    /// Discards the first `n` frames (at most `count`). The frames left move to the front once
+    /// more have been dropped than are left (each frame moves at most once on average), so that
+    /// a FIFO passing a long stream through holds about what is in it, not all it has passed: the
+    /// memory of one it had grown was a short stretch's largest cost in page faults.
     mutating func drop(_ n: Int) {
         head += max(0, min(n, count))
-        if head > 65536 && head * 2 > (storage.first?.count ?? 0) {
+        if head > Self.compactionThreshold && head * 2 > (storage.first?.count ?? 0) {
             for c in 0..<channelCount { storage[c].removeFirst(head) }
             head = 0
         }
     }
 
     /// Makes room for `frames` more frames than are held now.
+    /// Dropped frames kept before the rest move to the front (fewer moves, of more frames).
+    static let compactionThreshold = 4096
+
     mutating func reserveCapacity(_ frames: Int) {
         for c in 0..<channelCount { storage[c].reserveCapacity(storage[c].count + frames) }
     }
