@@ -421,7 +421,8 @@ final class PhaseGradientEngine: StretchEngine {
         }
         normaliser.withUnsafeMutableBufferPointer { w in
             window.squares.withUnsafeBufferPointer { g2 in
-                for i in 0..<n { w[offset + i] += g2[i] }
+                let (target, g2) = (w.baseAddress! + offset, g2.baseAddress!)
+                for i in 0..<n { target[i] += g2[i] }
             }
         }
     }
