@@ -5,6 +5,7 @@ import SlomoBatch
 /// `slomo batch`: many jobs planned once and run here or on Slurm, with a result file each.
 struct Batch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "batch",
         abstract: "Run many retimes and exports: plan them once, run them here or on a Slurm cluster, resume after anything.",
         discussion: """
             A batch is a plan (a manifest's jobs, checked before anything runs) in a run folder \

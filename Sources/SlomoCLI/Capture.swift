@@ -8,6 +8,7 @@ import SlomoPlayback
 /// `slomo capture --input SPEC… -o take.mov`: record high-frame-rate video.
 struct Capture: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "capture",
         abstract: "Record high-frame-rate video (240 fps and more) into a crash-safe fragmented movie.",
         discussion: """
             Inputs (--input, repeatable for simultaneous sources):

@@ -8,6 +8,7 @@ import SlomoPlot
 /// `slomo detect INPUT`: the moments worth slowing, strongest first.
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "detect",
         abstract: "Find the moments worth slowing in a clip: peaks of motion and sharp sounds, strongest first.",
         discussion: """
             The picture is analysed a few hundred pixels wide: what moves locally, once the \

@@ -5,6 +5,7 @@ import SlomoCapture
 /// `slomo devices [--json]`: cameras with their formats and frame-rate ranges, and audio sources.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List capture devices: V4L2 cameras with every format, size and frame-rate range, and audio sources.",
         discussion: """
             Frame rates come from the camera driver itself (VIDIOC_ENUM_FRAMEINTERVALS). Use a \

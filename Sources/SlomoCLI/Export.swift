@@ -9,6 +9,7 @@ import SlomoMedia
 /// retimed movie or an edit script.
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "export",
         abstract: "Export a retimed movie, an edit script or a timeline at a constant frame rate (re-encoded).",
         discussion: """
             INPUT is a movie, retimed by its --section options (grammar in docs/sections.md), an \

@@ -8,6 +8,7 @@ import SlomoPlot
 /// `slomo inspect FILE`: what is in a media file.
 struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "inspect",
         abstract: "Show what is in a media file: container, streams, frame rates, colour and HDR.",
         discussion: """
             Frame rates are exact fractions (30000/1001, not 29.97). With --frames, every packet \

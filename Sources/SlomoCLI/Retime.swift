@@ -9,6 +9,7 @@ import SlomoMedia
 /// `slomo retime INPUT --section SPEC… -o OUTPUT`: slow motion without re-encoding the video.
 struct Retime: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "retime",
         abstract: "Slow down or speed up sections of a clip: video copied, audio stretched, in sync.",
         discussion: """
             Passthrough (the default) copies every video packet bit for bit and rewrites only its \

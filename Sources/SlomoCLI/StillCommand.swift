@@ -6,6 +6,7 @@ import SlomoMedia
 /// `slomo still INPUT --at T -o FILE`: the picture shown at an instant as a PNG, TIFF or JPEG.
 struct Still: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "still",
         abstract: "Write the picture shown at an instant (or several) as a PNG, TIFF or JPEG file.",
         discussion: """
             The still is the picture on screen at T: the frame with the latest presentation time \

@@ -8,6 +8,7 @@ import SlomoMedia
 /// algorithm.
 struct Stretch: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "stretch",
         abstract: "Change the speed of an audio file (or a movie's first audio track), keeping its pitch or not.",
         discussion: """
             Every algorithm gives exactly round(N / rate) frames for N input frames at a constant rate, \
