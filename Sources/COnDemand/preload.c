@@ -26,7 +26,7 @@ void slomo_preload_job_libraries(void) {
     }
 }
 
-void slomo_open_library(const char *name) {
+int slomo_open_library(const char *name) {
     static const struct { const char *name, *soname; } libraries[] = {
         {"avformat", ON_DEMAND_SONAME(avformat, LIBAVFORMAT_VERSION_MAJOR)},
         {"avcodec", ON_DEMAND_SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR)},
@@ -42,7 +42,7 @@ void slomo_open_library(const char *name) {
     for (unsigned index = 0; index < sizeof libraries / sizeof *libraries; index++) {
         if (strcmp(libraries[index].name, name) != 0) continue;
         const char *reason = NULL;
-        (void)on_demand_open(libraries[index].soname, &reason);    // one that cannot open fails at its first call
-        return;
+        return on_demand_open(libraries[index].soname, &reason) != NULL;
     }
+    return 0;
 }

@@ -7,13 +7,20 @@ import SlomoConcurrency
 /// will surely call some opens them in the background while its command line is parsed.
 public enum JobLibraries {
     /// A library slomo opens on first use, by its name in COnDemand's libraries.txt.
-    public enum Library: String, Sendable {
+    public enum Library: String, Sendable, CaseIterable {
         case avformat, avcodec, avutil, swscale, swresample, rubberband, samplerate, fftw
     }
 
     /// Opens them now. One that cannot be opened is left for its first call to report.
     public static func preload() {
         slomo_preload_job_libraries()
+    }
+
+    /// Opens `library` now, as its first call would; false when it cannot be opened (its first
+    /// call says why).
+    @discardableResult
+    public static func open(_ library: Library) -> Bool {
+        slomo_open_library(library.rawValue) != 0
     }
 
     /// Opens `libraries` on a thread of its own, in order, and returns at once: code that calls
@@ -23,7 +30,7 @@ public enum JobLibraries {
     public static func openInBackground(_ libraries: [Library]) {
         guard !libraries.isEmpty else { return }
         _ = PipelineWorker("slomo libraries") {
-            for library in libraries { slomo_open_library(library.rawValue) }
+            for library in libraries { open(library) }
         }
     }
 }

@@ -56,9 +56,9 @@ const SlomoDeviceFunctions *_Nullable slomo_device_functions(const char *_Nullab
 void slomo_preload_job_libraries(void);
 
 /// Opens now the library libraries.txt names `name` (`avutil`, `fftw`, …), as its first call
-/// would; nothing for a name it does not list. One that cannot be opened is left for its first
-/// call to report. Thread-safe: a first call made while the library is still opening waits for
-/// it. Generated into preload.c.
-void slomo_open_library(const char *_Nonnull name);
+/// would; 1 when it is open, 0 when it cannot be opened (its first call says why) or
+/// libraries.txt lists no such name. Thread-safe: a first call made while the library is still
+/// opening waits for it. Generated into preload.c.
+int slomo_open_library(const char *_Nonnull name);
 
 #endif
