@@ -5,8 +5,11 @@ import SlomoCore
 /// lays it out: a plain `fmt ` header for 16-bit mono or stereo at up to 48 kHz, an extensible
 /// one (with the speaker mask and the sample format's GUID) otherwise; `fact` for floats;
 /// `LIST`/`INFO` naming slomo as the encoder; then `data`, whose size and the file's are filled
-/// in by `finish()`. The file is a `PartialFile` until then, so it appears whole or not at all.
-/// One thread at a time.
+/// in by `finish()`. Samples beyond what a WAV's 32-bit sizes count (4 GiB: 3 h 43 min of
+/// 16-bit stereo at 48 kHz, 19 min of 8 channels of 32-bit at 96 kHz) make it an RF64 file (EBU
+/// Tech 3306), laid out as FFmpeg's `-rf64 always` lays it out: `RF64` and a `ds64` chunk
+/// with the 64-bit sizes, the 32-bit ones all ones. The file is a `PartialFile` until
+/// `finish()`, so it appears whole or not at all. One thread at a time.
 public final class WAVWriter {
     /// The file being written.
     public let path: String
@@ -21,8 +24,11 @@ public final class WAVWriter {
     private let descriptor: Int32
     /// Bytes before the samples.
     private var headerSize = 0
-    /// Where the sizes `finish()` fills in are: the data chunk's, and the sample count of `fact`.
-    private var dataSizeOffset = 0, factOffset: Int?
+    /// Whether the sizes are 64-bit ones in a `ds64` chunk.
+    let isRF64: Bool
+    /// Where the sizes `finish()` fills in are: the data chunk's, the sample count of `fact`
+    /// (plain WAV), and the `ds64` chunk's body (RF64).
+    private var dataSizeOffset = 0, factOffset: Int?, ds64Offset = 0
     /// A block's samples packed to 3 bytes each, for a 24-bit file (kept from block to block).
     private var packed: [UInt8] = []
     private var dataBytes: Int64 = 0
@@ -32,15 +38,18 @@ public final class WAVWriter {
     static let largestData = Int64(UInt32.max) - 4096
 
     /// Starts `path` (replaced at `finish()` only with `overwrite`) for `frames` frames of
-    /// `depth` samples at `sampleRate` in `layout`; throws `.writeFailed` when that is more
-    /// than a WAV's 32-bit sizes hold, naming the formats that hold it.
-    public init(path: String, depth: SampleDepth, sampleRate: Int, layout: ChannelLayout, frames: Int, overwrite: Bool) throws(MediaError) {
+    /// `depth` samples at `sampleRate` in `layout`: an RF64 file when they hold more bytes than
+    /// `largestPlainData` (a WAV's 32-bit sizes; less only to test the RF64 layout on small files).
+    public convenience init(path: String, depth: SampleDepth, sampleRate: Int, layout: ChannelLayout, frames: Int,
+                            overwrite: Bool) throws(MediaError) {
+        try self.init(path: path, depth: depth, sampleRate: sampleRate, layout: layout, frames: frames, overwrite: overwrite,
+                      largestPlainData: Self.largestData)
+    }
+
+    init(path: String, depth: SampleDepth, sampleRate: Int, layout: ChannelLayout, frames: Int, overwrite: Bool,
+         largestPlainData: Int64) throws(MediaError) {
         bytesPerSample = depth == .s24 ? 3 : depth == .s16 ? 2 : 4
-        let size = Int64(frames) * Int64(bytesPerSample * layout.channelCount)
-        guard size <= Self.largestData else {
-            throw MediaError(.writeFailed, path: path, detail: "a WAV file holds at most 4 GiB of samples and this one needs "
-                             + "\(size >> 20) MiB: write .flac, or PCM in .mkv or .mov")
-        }
+        isRF64 = Int64(frames) * Int64(bytesPerSample * layout.channelCount) > largestPlainData
         self.path = path
         self.depth = depth
         channelCount = layout.channelCount
@@ -86,9 +95,19 @@ public final class WAVWriter {
     public func finish() throws(MediaError) {
         if dataBytes & 1 == 1 { try writeAll([0]) }
         let fileSize = Int64(headerSize) + dataBytes + (dataBytes & 1)
-        try patch(UInt32(fileSize - 8), at: 4)
-        try patch(UInt32(dataBytes), at: dataSizeOffset)
-        if let factOffset { try patch(UInt32(dataBytes / Int64(bytesPerSample * channelCount)), at: factOffset) }
+        let frames = dataBytes / Int64(bytesPerSample * channelCount)
+        if isRF64 {
+            try patch(Self.littleEndian(UInt64(fileSize - 8)) + Self.littleEndian(UInt64(dataBytes)) + Self.littleEndian(UInt64(frames)),
+                      at: ds64Offset)
+        } else {
+            guard dataBytes <= Self.largestData else {
+                throw MediaError(.writeFailed, path: path, detail: "more samples were written than the file was started for "
+                                 + "(\(dataBytes >> 20) MiB, beyond a WAV's 4 GiB)")
+            }
+            try patch(Self.littleEndian(UInt32(fileSize - 8)), at: 4)
+            try patch(Self.littleEndian(UInt32(dataBytes)), at: dataSizeOffset)
+            if let factOffset { try patch(Self.littleEndian(UInt32(frames)), at: factOffset) }
+        }
         try partial.publish()
     }
 
@@ -106,9 +125,8 @@ public final class WAVWriter {
         }
     }
 
-    private func patch(_ value: UInt32, at offset: Int) throws(MediaError) {
-        let bytes = Self.littleEndian(value)
-        _ = try call("write the sizes") { pwrite(descriptor, bytes, 4, off_t(offset)) }
+    private func patch(_ bytes: [UInt8], at offset: Int) throws(MediaError) {
+        _ = try call("write the sizes") { pwrite(descriptor, bytes, bytes.count, off_t(offset)) }
     }
 
     private func call(_ operation: String, _ body: () -> Int) throws(MediaError) -> Int {
@@ -131,16 +149,24 @@ public final class WAVWriter {
             format += Self.littleEndian(UInt16(22)) + Self.littleEndian(bits) + Self.littleEndian(UInt32(truncatingIfNeeded: mask))
                 + Self.littleEndian(UInt32(formatTag)) + [0x00, 0x00, 0x10, 0x00, 0x80, 0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71]
         }
-        var bytes = Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8) + Self.chunk("fmt ", format)
+        // RF64: sizes all ones where a plain WAV has them, the real ones in `ds64`.
+        let unknownSize: [UInt8] = isRF64 ? [0xFF, 0xFF, 0xFF, 0xFF] : [0, 0, 0, 0]
+        var bytes = Array((isRF64 ? "RF64" : "RIFF").utf8) + unknownSize + Array("WAVE".utf8)
+        if isRF64 {
+            ds64Offset = bytes.count + 8
+            // RIFF size, data size and sample count (64-bit each), and no table of other sizes.
+            bytes += Self.chunk("ds64", [UInt8](repeating: 0, count: 28))
+        }
+        bytes += Self.chunk("fmt ", format)
         if formatTag != 1 {
-            factOffset = bytes.count + 8
-            bytes += Self.chunk("fact", [0, 0, 0, 0])
+            factOffset = isRF64 ? nil : bytes.count + 8
+            bytes += Self.chunk("fact", unknownSize)
         }
         var encoder = Array("slomo \(SlomoVersion.current)".utf8) + [0]
         if encoder.count & 1 == 1 { encoder.append(0) }
         bytes += Self.chunk("LIST", Array("INFO".utf8) + Self.chunk("ISFT", encoder))
         dataSizeOffset = bytes.count + 4
-        return bytes + Array("data".utf8) + [0, 0, 0, 0]
+        return bytes + Array("data".utf8) + unknownSize
     }
 
     private static func chunk(_ name: String, _ body: [UInt8]) -> [UInt8] {
