@@ -67,7 +67,7 @@ struct EditInputOptions: ParsableArguments {
 
     /// The export `edit` asks for with `overrides` over it (the library's policy), and its
     /// constant-frame-rate video settings, `video`'s options over the edit's; a script's
-    /// mistakes in its `output:` name the script (`edit.yaml: output.fps: …`).
+    /// mistakes in its `output:` name the script and the line (`edit.yaml:9: output.fps: …`).
     func exportSettings(of edit: EditInput, overriding overrides: ExportOverrides,
                         video: CFROptions) throws -> (settings: ExportSettings, video: VideoExportSettings) {
         do {
@@ -76,7 +76,7 @@ struct EditInputOptions: ParsableArguments {
                                               video: chosen, for: edit.composition)
             return (settings, settings.mode == .passthrough ? VideoExportSettings() : chosen)
         } catch let error as TimeModelError where edit.kind == .script {
-            throw error.inDocument(input)
+            throw error.inScript(at: input)
         }
     }
 }

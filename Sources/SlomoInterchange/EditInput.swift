@@ -105,21 +105,26 @@ public struct EditInput: Sendable {
             output = settings
         case .script:
             var script = try EditScript(contentsOf: path)
-            var analyses: [String: MomentAnalysis] = [:]        // one per source, however many clips cut it
-            for index in script.clips.indices where !script.clips[index].autoSections.isEmpty {
-                let clip = script.clips[index]
-                let source = script.sourcePath(of: clip)
-                let analysis = try analyses[source] ?? MomentDetector().analyse(path: source)
-                analyses[source] = analysis
-                for auto in clip.autoSections {
-                    let found = try auto.sections(in: analysis)
-                    notes += found.map { "\(path): clips[\(index)]: \($0.note)" }
-                    script.clips[index].sections += try found.map { try SectionSpec(parsing: $0.section) }
+            // What the sources show wrong in the script names its file and line, as loading does.
+            do {
+                var analyses: [String: MomentAnalysis] = [:]        // one per source, however many clips cut it
+                for index in script.clips.indices where !script.clips[index].autoSections.isEmpty {
+                    let clip = script.clips[index]
+                    let source = script.sourcePath(of: clip)
+                    let analysis = try analyses[source] ?? MomentDetector().analyse(path: source)
+                    analyses[source] = analysis
+                    for auto in clip.autoSections {
+                        let found = try auto.sections(in: analysis)
+                        notes += found.map { "\(path): clips[\(index)]: \($0.note)" }
+                        script.clips[index].sections += try found.map { try SectionSpec(parsing: $0.section) }
+                    }
+                    script.clips[index].autoSections = []
                 }
-                script.clips[index].autoSections = []
+                let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
+                composition = try script.composition(sources: sources)
+            } catch let error as TimeModelError {
+                throw error.inScript(at: path)
             }
-            let sources = try script.clips.map { clip in try MediaFile(path: script.sourcePath(of: clip)).sourceInfo() }
-            composition = try script.composition(sources: sources)
             output = script.output
         case .timeline:
             composition = try OTIOReader(path: path) { try MediaFile(path: $0).sourceInfo() }.composition()

@@ -23,7 +23,8 @@ extension EditScript {
     /// Loads the script at `path`; relative clip sources are taken relative to its folder.
     /// Throws `.missingFile` when the script, or (when `checkSources`) a clip's source, does not
     /// exist; `.invalidValue` for an unknown extension; and the errors of `init(parsing:)`, all
-    /// with the script's path prefixed to the subject (`edit.yaml: clips[1].sections[0].rate`).
+    /// with the script's path and the line prefixed to the subject
+    /// (`edit.yaml:7: clips[1].sections[0].rate`: `TimeModelError.inScript(at:text:)`).
     public init(contentsOf path: String, checkSources: Bool = true) throws {
         guard Format(path: path) != nil else {
             throw TimeModelError(.invalidValue, "an edit script must end in .yaml, .yml or .json", subject: path)
@@ -44,7 +45,7 @@ extension EditScript {
                 }
             }
         } catch let error as TimeModelError {
-            throw error.inDocument(path)
+            throw error.inScript(at: path, text: text)
         }
     }
 

@@ -257,7 +257,20 @@ import Testing
         let folder = try FixtureCache.shared.scratchFolder("export-script-nofps")
         let result = try Slomo.run(["export", try Self.script(in: folder), "-o", folder.appendingPathComponent("out.mp4").path])
         #expect(result.status != 0)
-        #expect(result.standardError.contains("j.json: output.fps"), "\(result.standardError)")
+        #expect(result.standardError.contains("j.json:1: output.fps"), "\(result.standardError)")
+    }
+
+    /// What only the source shows wrong (a section past the clip's end) names the script and
+    /// the line of the section too.
+    @Test func aSectionPastTheSourceNamesTheScriptAndLine() throws {
+        let folder = try FixtureCache.shared.scratchFolder("export-script-late-section")
+        let path = folder.appendingPathComponent("edit.yaml").path
+        try "slomo: 1\nclips:\n  - source: \(try Fixture.videoOnly.path)\n    sections:\n      - 1-2x0.5\n      - 50-60x0.5\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Slomo.run(["export", path, "-o", folder.appendingPathComponent("out.mp4").path])
+        #expect(result.status == 1, "\(result.standardError)")    // the file's content, not usage
+        #expect(result.standardError.contains("edit.yaml:6: clips[0].sections[1]") && result.standardError.contains("past the clip's end"),
+                "\(result.standardError)")
     }
 }
 

@@ -111,10 +111,11 @@ import SlomoScript
         }
         let missing = EditScript(clips: [.init(source: "takes/b.mov")])
         try missing.write(to: folder + "/missing.yaml")
-        #expect(throws: TimeModelError(.missingFile, "source file \(folder)/takes/b.mov does not exist",
-                                       subject: "\(folder)/missing.yaml: clips[0].source")) {
-            try EditScript(contentsOf: folder + "/missing.yaml")
-        }
+        // The script's path and the line of the place (`- source: takes/b.mov`, line 3).
+        var missingSource = TimeModelError(.missingFile, "source file \(folder)/takes/b.mov does not exist",
+                                           subject: "\(folder)/missing.yaml:3: clips[0].source")
+        missingSource.line = 3
+        #expect(throws: missingSource) { try EditScript(contentsOf: folder + "/missing.yaml") }
         #expect(throws: TimeModelError(.missingFile, "no such file, or it cannot be read", subject: folder + "/nope.yaml")) {
             try EditScript(contentsOf: folder + "/nope.yaml")
         }

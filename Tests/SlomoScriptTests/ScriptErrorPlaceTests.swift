@@ -48,16 +48,26 @@ import Testing
         ])
     }
 
-    /// A script read from a file names the file before the path (`edit.yaml: clips[0]…`).
-    @Test func aFilesErrorsNameTheFileFirst() throws {
+    /// A script read from a file names the file and the line before the path
+    /// (`edit.yaml:4: clips[0]…`), as batch manifests do.
+    @Test func aFilesErrorsNameTheFileAndLineFirst() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slomo-script-place-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/edit.yaml"
         try "slomo: 1\nclips:\n  - source: a.mov\n    sections: [{start: 1, end: 2, rate: 40}]\n".write(toFile: path, atomically: true, encoding: .utf8)
-        #expect(throws: TimeModelError(.rateOutOfRange, "rate 40 is outside the allowed 1/32 … 32", subject: "\(path): clips[0].sections[0].rate")) {
-            try EditScript(contentsOf: path, checkSources: false)
-        }
+        var outOfRange = TimeModelError(.rateOutOfRange, "rate 40 is outside the allowed 1/32 … 32", subject: "\(path):4: clips[0].sections[0].rate")
+        outOfRange.line = 4
+        #expect(throws: outOfRange) { try EditScript(contentsOf: path, checkSources: false) }
+        // The line of the place the error names, or of the nearest place around it that has one.
+        try "slomo: 1\nclips:\n  - source: a.mov\n  - source: b.mov\n    sections:\n      - 2-4x0.5\n      - 3-5x0.5\n"
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let overlap = #expect(throws: TimeModelError.self) { try EditScript(contentsOf: path, checkSources: false) }
+        #expect(overlap?.subject?.hasPrefix("\(path):7: clips[1].sections[1]") == true, "\(String(describing: overlap))")
+        #expect(overlap?.line == 7)
+        try "slomo: 1\nclips:\n  - source: a.mov\n    start: 1\n    start: 2\n".write(toFile: path, atomically: true, encoding: .utf8)
+        let twice = #expect(throws: TimeModelError.self) { try EditScript(contentsOf: path, checkSources: false) }
+        #expect(twice?.subject == "\(path):4" && twice?.problem.contains("given twice") == true, "\(String(describing: twice))")
         try Data([0x73, 0x6c, 0xff, 0xfe]).write(to: URL(fileURLWithPath: folder + "/bad.json"))
         #expect(throws: TimeModelError(.unparseable, "the file is not UTF-8 text", subject: folder + "/bad.json")) {
             try EditScript(contentsOf: folder + "/bad.json")
