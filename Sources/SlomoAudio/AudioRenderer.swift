@@ -288,8 +288,10 @@ public final class AudioRenderer {
     /// segment anchored to the one before it only what its anchored frame needs.
     func preroll(for plan: SegmentPlan) -> Int {
         guard anchorsPhases(plan), plan.pieceIndex > 0 else { return preroll }
-        return min(preroll, PhaseGradientEngine.anchoredPreroll(sampleRate: sampleRate, rate: 1 / plan.stretch.atStart,
-                                                                lead: maximumAlignmentShift))
+        // The anchor chain's window (the chain is made for the piece's anchor anyway), not a
+        // new one for each of the three times a piece's pre-roll is asked.
+        return min(preroll, PhaseGradientEngine.anchoredPreroll(phaseAnchors.window, sampleRate: sampleRate,
+                                                                rate: 1 / plan.stretch.atStart, lead: maximumAlignmentShift))
     }
     /// Whether a segment's processor is anchored to continue the previous piece's phases
     /// (`PhaseAnchor`): pieces of split segments on the phase-gradient engine, unshifted.

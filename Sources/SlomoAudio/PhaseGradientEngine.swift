@@ -135,9 +135,9 @@ final class PhaseGradientEngine: StretchEngine {
     /// and the one before it, which its frequencies are read against, then read whole windows
     /// of input, and where onsets are held at that rate, the onset detector has heard what it
     /// needs to find those that move them. Frames before the anchored one add nothing the
-    /// piece keeps.
-    static func anchoredPreroll(sampleRate: Int, rate: Double, lead: Int) -> Int {
-        let window = PhaseGradientWindow(sampleRate: sampleRate), half = window.length / 2
+    /// piece keeps. `window` is the engine's at `sampleRate`.
+    static func anchoredPreroll(_ window: PhaseGradientWindow, sampleRate: Int, rate: Double, lead: Int) -> Int {
+        let half = window.length / 2
         let beforeAnchor = Int((rate * Double(lead + half + hop(window, at: rate))).rounded(.up))
         let heard = holdsOnsets(at: rate) ? onsetDetector(window, sampleRate: sampleRate).memory + holdDistance(window) : 0
         return beforeAnchor + max(half, heard)

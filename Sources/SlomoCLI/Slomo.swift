@@ -80,7 +80,7 @@ struct Slomo: AsyncParsableCommand {
     /// transforms them (FFTW), and opening them takes as long as parsing (a 1 s stretch is
     /// about 40 ms in all). Other commands open theirs on first use.
     private static func librariesCalledFirst(by arguments: [String]) -> [JobLibraries.Library] {
-        arguments.first == "stretch" ? [.avutil, .swresample, .fftw] : []
+        arguments.first == Stretch.configuration.commandName ? [.avutil, .swresample, .fftw] : []
     }
 
     /// Unblocks the signals slomo handles (Ctrl-C, SIGTERM, window resizes, capture's pause and

@@ -28,10 +28,10 @@ import Testing
     }
 
     /// The chunks of a RIFF or RF64 file: name, the 32-bit size field, and where the body starts.
-    static func chunks(_ bytes: [UInt8]) -> [(name: String, size: UInt32, body: Int)] {
+    static func chunks(_ bytes: Data) -> [(name: String, size: UInt32, body: Int)] {
         var found: [(String, UInt32, Int)] = [], at = 12
         while at + 8 <= bytes.count {
-            let name = String(decoding: bytes[at..<(at + 4)], as: UTF8.self), size = uint32(bytes, at + 4)
+            let name = String(decoding: bytes[at..<(at + 4)], as: UTF8.self), size = bytes.littleEndian(UInt32.self, at: at + 4)
             found.append((name, size, at + 8))
             if name == "data" { break }
             at += 8 + Int(size) + Int(size & 1)
@@ -39,36 +39,29 @@ import Testing
         return found
     }
 
-    static func uint32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        (0..<4).reduce(0) { $0 | UInt32(bytes[at + $1]) << (8 * $1) }
-    }
-
-    static func uint64(_ bytes: [UInt8], _ at: Int) -> UInt64 {
-        (0..<8).reduce(0) { $0 | UInt64(bytes[at + $1]) << (8 * $1) }
-    }
-
     /// ds64's RIFF size, data size and sample count.
-    static func ds64(_ bytes: [UInt8]) throws -> (riff: UInt64, data: UInt64, samples: UInt64) {
+    static func ds64(_ bytes: Data) throws -> (riff: UInt64, data: UInt64, samples: UInt64) {
         let chunk = try #require(chunks(bytes).first { $0.name == "ds64" })
-        #expect(chunk.size == 28 && uint32(bytes, chunk.body + 24) == 0)
-        return (uint64(bytes, chunk.body), uint64(bytes, chunk.body + 8), uint64(bytes, chunk.body + 16))
+        #expect(chunk.size == 28 && bytes.littleEndian(UInt32.self, at: chunk.body + 24) == 0)
+        return (bytes.littleEndian(UInt64.self, at: chunk.body), bytes.littleEndian(UInt64.self, at: chunk.body + 8),
+                bytes.littleEndian(UInt64.self, at: chunk.body + 16))
     }
 
     @Test(arguments: [SampleDepth.s16, .s24, .f32])
     func beyondFourGiBIsRF64(depth: SampleDepth) throws {
         let plain = try Self.write(depth: depth, rf64: false), rf64 = try Self.write(depth: depth, rf64: true)
         defer { for path in [plain, rf64] { try? FileManager.default.removeItem(atPath: path) } }
-        let (plainBytes, bytes) = ([UInt8](try Data(contentsOf: URL(fileURLWithPath: plain))), [UInt8](try Data(contentsOf: URL(fileURLWithPath: rf64))))
+        let (plainBytes, bytes) = (try Data(contentsOf: URL(fileURLWithPath: plain)), try Data(contentsOf: URL(fileURLWithPath: rf64)))
         let plainData = try #require(Self.chunks(plainBytes).first { $0.name == "data" }).size
 
         // The header: RF64 with all-ones 32-bit sizes, and the real ones in ds64.
-        #expect(Array(bytes[0..<4]) == Array("RF64".utf8) && Self.uint32(bytes, 4) == .max && Array(bytes[8..<12]) == Array("WAVE".utf8))
+        #expect(Array(bytes[0..<4]) == Array("RF64".utf8) && bytes.littleEndian(UInt32.self, at: 4) == .max && Array(bytes[8..<12]) == Array("WAVE".utf8))
         #expect(Self.chunks(bytes).first?.name == "ds64")
         let sizes = try Self.ds64(bytes)
         #expect(sizes.riff == UInt64(bytes.count - 8) && sizes.data == UInt64(plainData) && sizes.samples == UInt64(Self.frames))
         #expect(Self.chunks(bytes).first { $0.name == "data" }?.size == .max)
         if depth == .f32 { #expect(Self.chunks(bytes).first { $0.name == "fact" }?.size == 4) }
-        #expect(Self.chunks(bytes).filter { $0.name == "fact" }.allSatisfy { Self.uint32(bytes, $0.body) == .max })
+        #expect(Self.chunks(bytes).filter { $0.name == "fact" }.allSatisfy { bytes.littleEndian(UInt32.self, at: $0.body) == .max })
         #expect(Array(bytes.suffix(Int(plainData))) == Array(plainBytes.suffix(Int(plainData))), "the samples differ from the plain WAV's")
 
         // FFmpeg's own RF64 of the same samples says the same sizes, and FFmpeg reads ours as it
@@ -76,7 +69,7 @@ import Testing
         let reference = rf64 + ".ffmpeg.wav"
         defer { try? FileManager.default.removeItem(atPath: reference) }
         try runChecked("ffmpeg", ["-v", "error", "-i", plain, "-c", "copy", "-rf64", "always", "-fflags", "+bitexact", reference])
-        let theirs = try Self.ds64([UInt8](try Data(contentsOf: URL(fileURLWithPath: reference))))
+        let theirs = try Self.ds64(try Data(contentsOf: URL(fileURLWithPath: reference)))
         #expect(theirs.data == sizes.data && theirs.samples == sizes.samples)
         func probe(_ path: String) throws -> String {
             try runChecked("ffprobe", ["-v", "error", "-show_entries", "format=format_name,duration:stream=codec_name,sample_rate,channels,bits_per_sample",
